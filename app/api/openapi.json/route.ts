@@ -1,0 +1,10 @@
+import { openapiEndpoint } from "@/lib/api/endpoints/system";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { withApi } from "@/lib/api/with-api";
+
+// GET /api/openapi.json – the OpenAPI 3.1 document, built from the endpoint contracts (no key needed)
+export const GET = withApi(openapiEndpoint, async ({ headers }) => {
+  headers.set("Cache-Control", "public, max-age=300");
+  headers.set("Access-Control-Allow-Origin", "*");
+  return buildOpenApiDocument();
+});

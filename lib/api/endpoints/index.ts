@@ -1,0 +1,15 @@
+// Every endpoint contract, in the order the OpenAPI document lists them. Each area owns its own file.
+import type { EndpointContract } from "../contract";
+import * as auth from "./auth";
+import * as oracle from "./oracle";
+import * as predmktLive from "./predmkt-live";
+import * as predmktSampled from "./predmkt-sampled";
+import * as system from "./system";
+
+export const allEndpoints: EndpointContract[] = [
+  ...auth.endpoints,
+  ...predmktSampled.endpoints,
+  ...predmktLive.endpoints,
+  ...oracle.endpoints,
+  ...system.endpoints,
+];

@@ -1,0 +1,3 @@
+import type { EndpointContract } from "../contract";
+
+export const endpoints: EndpointContract[] = [];

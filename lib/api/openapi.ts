@@ -1,0 +1,132 @@
+// Builds the OpenAPI 3.1 document from the endpoint contracts, the same zod schemas withApi validates with.
+import { z } from "zod";
+import type { EndpointContract } from "./contract";
+import { allEndpoints } from "./endpoints";
+import { ERROR_CODES, ProblemSchema } from "./errors";
+
+type Json = Record<string, unknown>;
+
+const RATE_LIMIT_HEADERS: Record<string, { description: string; schema: Json }> = {
+  "X-Api-Tier": { description: "Tier of the key that made the request (starter, pro, enterprise)", schema: { type: "string" } },
+  "X-RateLimit-Limit": { description: "Requests allowed per sliding 60-second window", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Unix time (seconds) at which the current window ends", schema: { type: "integer" } },
+  "RateLimit-Policy": { description: 'IETF draft policy, e.g. `"apikey";q=300;w=60`', schema: { type: "string" } },
+  RateLimit: { description: 'IETF draft state, e.g. `"apikey";r=299;t=42`', schema: { type: "string" } },
+  "X-Request-Id": { description: "Identifier of this request, also in every error body", schema: { type: "string" } },
+};
+
+function convert(schema: z.ZodType, io: "input" | "output", components: Record<string, Json>): Json {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json;
+  const defs = (json.$defs ?? {}) as Record<string, Json>;
+  delete json.$defs;
+  delete json.$schema;
+  const rewrite = (value: Json): Json =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/').replaceAll(',"additionalProperties":false', ""));
+  for (const [name, def] of Object.entries(defs)) components[name] = rewrite(def);
+  return rewrite(json);
+}
+
+function problemResponse(description: string) {
+  return { description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+}
+
+function operation(contract: EndpointContract, components: Record<string, Json>): Json {
+  const parameters: Json[] = [];
+  for (const [location, schema] of [
+    ["path", contract.params],
+    ["query", contract.query],
+  ] as const) {
+    if (!schema) continue;
+    for (const [name, field] of Object.entries(schema.shape)) {
+      const fieldSchema = convert(field as z.ZodType, "input", components);
+      const description = fieldSchema.description;
+      delete fieldSchema.description;
+      parameters.push({
+        name,
+        in: location,
+        required: location === "path" || !(field as z.ZodType).safeParse(undefined).success,
+        ...(description ? { description } : {}),
+        schema: fieldSchema,
+      });
+    }
+  }
+  const keyed = contract.access === "key";
+  const headers = keyed ? Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) : {};
+  const responses: Json = {
+    200: {
+      description: "Success",
+      headers,
+      content: { "application/json": { schema: convert(contract.response, "output", components) } },
+    },
+  };
+  if (contract.params || contract.query || contract.body) responses[400] = problemResponse("Invalid parameter: the body names it in `errors[].parameter`");
+  if (keyed) {
+    responses[401] = problemResponse("Missing, invalid or revoked credentials (`WWW-Authenticate: Bearer`)");
+    responses[429] = {
+      ...problemResponse("Rate limit exceeded; retry after `Retry-After` seconds"),
+      headers: { ...headers, "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+    };
+  }
+  if (contract.params) responses[404] = problemResponse("Well-formed but unknown path identifier");
+  for (const status of contract.errors ?? []) {
+    const entry = Object.values(ERROR_CODES).find((e) => e.status === status);
+    responses[status] = problemResponse(entry?.title ?? "Error");
+  }
+  responses[500] = problemResponse("Internal error (no details are leaked)");
+  responses[503] = problemResponse("Our database or rate-limit store is unreachable");
+  return {
+    summary: contract.summary,
+    ...(contract.description ? { description: contract.description } : {}),
+    tags: contract.tags,
+    operationId: `${contract.method.toLowerCase()}${contract.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    security: keyed ? [{ ApiKeyBearer: [] }, { ApiKeyQuery: [] }, { TokenQuery: [] }] : [],
+    ...(parameters.length ? { parameters } : {}),
+    ...(contract.body
+      ? { requestBody: { required: false, content: { "application/json": { schema: convert(contract.body, "input", components) } } } }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(endpoints: EndpointContract[] = allEndpoints, version = "0.1.0"): Json {
+  const components: Record<string, Json> = {};
+  components.Problem = convert(ProblemSchema, "output", components);
+  const paths: Record<string, Json> = {};
+  for (const contract of endpoints) {
+    paths[contract.path] ??= {};
+    paths[contract.path][contract.method.toLowerCase()] = operation(contract, components);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Prediction-market analytics API",
+      version,
+      description:
+        "Read-only JSON API over Polymarket events, markets, trades and price history, and over UMA's dispute " +
+        "oracle. Endpoints whose path ends in `-live` proxy the upstream in real time (cached 10-90 s); the others " +
+        "read history the service samples itself. Success bodies are `{data, meta}`; errors are RFC 9457 " +
+        "problem+json with `code` and `request_id`. Every keyed response carries the rate-limit headers.",
+    },
+    servers: [{ url: "/" }],
+    tags: [
+      { name: "Authentication" },
+      { name: "Events and markets" },
+      { name: "Movers and large traders" },
+      { name: "Live" },
+      { name: "History" },
+      { name: "Oracle" },
+      { name: "System" },
+    ],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        ApiKeyBearer: { type: "http", scheme: "bearer", description: "API key (`pmk_...`) or JWT from /api/auth/token" },
+        ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "API key; the Authorization header wins if both are sent" },
+        TokenQuery: { type: "apiKey", in: "query", name: "token", description: "Short-lived JWT from POST /api/auth/token" },
+      },
+      headers: RATE_LIMIT_HEADERS,
+    },
+  };
+}

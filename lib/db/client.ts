@@ -1,0 +1,149 @@
+// The one Prisma client. Without DATABASE_URL it runs on embedded PGlite under DATA_DIR, migrated in-process at
+// start; with DATABASE_URL it runs on PostgreSQL through adapter-pg (migrated by `npm run db:migrate`).
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { env } from "@/lib/env";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { applyMigrations } from "./migrate";
+
+export type Db = PrismaClient;
+
+interface DbState {
+  client: Promise<Db>;
+  pglite?: PGlite;
+  close: () => Promise<void>;
+}
+
+// Kept on globalThis: Next can evaluate this module in more than one bundle (proxy, routes, instrumentation) and in
+// dev reloads it; a second PGlite on the same directory silently corrupts it.
+const globalForDb = globalThis as unknown as { __predmktDb?: DbState };
+
+export function pgliteDir(): string {
+  return env.PGLITE_DIR ?? path.join(env.DATA_DIR, "pglite");
+}
+
+export function ownerFile(): string {
+  return path.join(env.DATA_DIR, "pglite.owner.json");
+}
+
+export interface PgliteOwner {
+  pid: number;
+  socketPort?: number;
+}
+
+/** The live process that owns the embedded database directory, if any. */
+export function liveOwner(): PgliteOwner | null {
+  if (!existsSync(ownerFile())) return null;
+  try {
+    const owner = JSON.parse(readFileSync(ownerFile(), "utf8")) as PgliteOwner;
+    if (owner.pid === process.pid) return owner;
+    process.kill(owner.pid, 0);
+    return owner;
+  } catch {
+    return null;
+  }
+}
+
+// PGlite runs SQL synchronously in WASM: a chain of statements would starve timers and sockets. Yielding to the
+// event loop before each statement keeps the HTTP server responsive (reference/pglite-embedded.md, caveat 1).
+function yieldBetweenStatements(db: PGlite): void {
+  const query = db.query.bind(db);
+  const exec = db.exec.bind(db);
+  db.query = (async (...args: Parameters<PGlite["query"]>) => {
+    await yieldToEventLoop();
+    return query(...args);
+  }) as PGlite["query"];
+  db.exec = (async (...args: Parameters<PGlite["exec"]>) => {
+    await yieldToEventLoop();
+    return exec(...args);
+  }) as PGlite["exec"];
+}
+
+async function openEmbedded(): Promise<DbState> {
+  const dir = pgliteDir();
+  const inMemory = dir.startsWith("memory://");
+  if (!inMemory) {
+    const owner = liveOwner();
+    if (owner && owner.pid !== process.pid) {
+      throw new Error(
+        `The embedded database ${dir} is owned by process ${owner.pid}. ` +
+          "Stop it, or reach the database through it (the key CLI does this automatically).",
+      );
+    }
+    mkdirSync(path.dirname(dir), { recursive: true });
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    writeFileSync(ownerFile(), JSON.stringify({ pid: process.pid } satisfies PgliteOwner));
+  }
+  const pglite = await PGlite.create(inMemory ? undefined : dir);
+  await applyMigrations({
+    exec: async (sql) => void (await pglite.exec(sql)),
+    query: async (sql, params) => (await pglite.query(sql, params)).rows as never[],
+    transaction: (work) =>
+      pglite.transaction(async (tx) =>
+        work({
+          exec: async (sql) => void (await tx.exec(sql)),
+          query: async (sql, params) => (await tx.query(sql, params)).rows as never[],
+        }),
+      ),
+  });
+  yieldBetweenStatements(pglite);
+  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const state: DbState = {
+    client: Promise.resolve(client),
+    pglite,
+    close: async () => {
+      await client.$disconnect();
+      await pglite.close();
+      if (!inMemory && liveOwner()?.pid === process.pid) rmSync(ownerFile(), { force: true });
+    },
+  };
+  return state;
+}
+
+function openPostgres(connectionString: string): DbState {
+  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString }) });
+  return { client: Promise.resolve(client), close: () => client.$disconnect() };
+}
+
+function open(): DbState {
+  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
+  const pending = openEmbedded();
+  const state: DbState = {
+    client: pending.then((s) => s.client),
+    close: async () => (await pending).close(),
+  };
+  pending.then((s) => (state.pglite = s.pglite)).catch(() => undefined);
+  return state;
+}
+
+function state(): DbState {
+  if (!globalForDb.__predmktDb) {
+    globalForDb.__predmktDb = open();
+    // A failed open (e.g. another owner) must not be cached forever: the next call retries.
+    globalForDb.__predmktDb.client.catch(() => {
+      globalForDb.__predmktDb = undefined;
+    });
+  }
+  return globalForDb.__predmktDb;
+}
+
+export function getDb(): Promise<Db> {
+  return state().client;
+}
+
+/** The embedded PGlite instance when running embedded (for the socket bridge and tests); otherwise undefined. */
+export async function getEmbeddedPglite(): Promise<PGlite | undefined> {
+  const s = state();
+  await s.client;
+  return s.pglite;
+}
+
+export async function closeDb(): Promise<void> {
+  const s = globalForDb.__predmktDb;
+  globalForDb.__predmktDb = undefined;
+  if (s) await s.close();
+}

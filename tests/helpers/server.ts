@@ -1,0 +1,76 @@
+// Starts the real production server (next start) for integration tests, each with its own data directory.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export interface RunningApp {
+  url: string;
+  port: number;
+  dataDir: string;
+  logs: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startApp(options: { env?: Record<string, string | undefined>; dataDir?: string } = {}): Promise<RunningApp> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "predmkt-app-"));
+  const ownsDataDir = !options.dataDir;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, PGLITE_DIR: undefined, ...options.env })) if (v !== undefined) env[k] = v;
+  Object.assign(env, { NEXT_DIST_DIR: inject("distDir"), DATA_DIR: options.env?.DATA_DIR ?? dataDir, PORT: String(port), NODE_ENV: "production" });
+  if (options.env?.PGLITE_DIR) env.PGLITE_DIR = options.env.PGLITE_DIR;
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.status === 200 || res.status === 503) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not become ready:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    logs: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await Promise.race([new Promise((r) => child.once("exit", r)), new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
