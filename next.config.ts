@@ -14,6 +14,8 @@ const nextConfig: NextConfig = {
     "ioredis",
   ],
   poweredByHeader: false,
+  // Type checking runs as its own step (`npm run typecheck`, part of CI), so a build is not blocked twice.
+  typescript: { ignoreBuildErrors: true },
   typedRoutes: false,
 };
 

@@ -17,5 +17,5 @@ export default defineConfig({
   migrations: { path: "prisma/migrations" },
   engine: "js",
   // An in-memory PGlite is all `migrate diff --from-empty` needs: no server, no files.
-  adapter: async () => new PrismaPGlite((memoryDb ??= new PGlite())),
+  adapter: async () => new PrismaPGlite((memoryDb ??= new PGlite())) as never,
 });

@@ -19,7 +19,7 @@ const list = optionalString.transform((v) => (v ? v.split(",").map((s) => s.trim
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(3000, 1, 65535),
-  DATA_DIR: optionalString.transform((v) => path.resolve(v ?? ".data")),
+  DATA_DIR: optionalString.transform((v) => path.resolve(/*turbopackIgnore: true*/ v ?? ".data")),
 
   DATABASE_URL: optionalString,
   // Embedded database directory; `memory://` keeps it in memory (tests).

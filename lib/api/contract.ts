@@ -5,10 +5,11 @@ import type { z } from "zod";
 export type Access = "key" | "public";
 
 export interface EndpointContract<
-  Q extends z.ZodObject = z.ZodObject,
-  P extends z.ZodObject = z.ZodObject,
-  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType = z.ZodType,
+  A extends Access = Access,
 > {
   method: "GET" | "POST";
   /** OpenAPI-style path, e.g. `/api/predmkt/events/{slug}`. */
@@ -17,7 +18,7 @@ export interface EndpointContract<
   description?: string;
   tags: string[];
   /** `key`: behind the gateway (API key or JWT). `public`: no credentials. */
-  access: Access;
+  access: A;
   query?: Q;
   params?: P;
   body?: B;
@@ -26,8 +27,12 @@ export interface EndpointContract<
   errors?: number[];
 }
 
-export function defineEndpoint<Q extends z.ZodObject, P extends z.ZodObject, B extends z.ZodType, R extends z.ZodType>(
-  contract: EndpointContract<Q, P, B, R>,
-): EndpointContract<Q, P, B, R> {
+export function defineEndpoint<
+  R extends z.ZodType,
+  A extends Access,
+  Q extends z.ZodObject | undefined = undefined,
+  P extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(contract: EndpointContract<Q, P, B, R, A>): EndpointContract<Q, P, B, R, A> {
   return contract;
 }

@@ -1,6 +1,7 @@
 // The route wrapper: every API route handler is `export const GET = withApi(contract, handler)`. It refuses requests
 // that did not pass the gateway, validates path/query/body with the contract's zod schemas, runs the handler and
 // turns every thrown error into problem+json. Handlers never catch errors themselves.
+/* eslint-disable @typescript-eslint/no-explicit-any -- conditional-type inference over contract generics */
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
@@ -10,17 +11,22 @@ import { errorFields, log } from "@/lib/log";
 import type { EndpointContract } from "./contract";
 import { ApiError, type ParameterError, problemResponse } from "./errors";
 
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
 export interface HandlerContext<C extends EndpointContract> {
   request: NextRequest;
   requestId: string;
   /** The key the gateway authenticated; null on public endpoints. */
-  client: C["access"] extends "key" ? GatewayClient : GatewayClient | null;
-  query: C["query"] extends z.ZodObject ? z.output<C["query"]> : Record<string, never>;
-  params: C["params"] extends z.ZodObject ? z.output<C["params"]> : Record<string, never>;
-  body: C["body"] extends z.ZodType ? z.output<C["body"]> : undefined;
+  client: C extends EndpointContract<any, any, any, any, infer A> ? (A extends "key" ? GatewayClient : GatewayClient | null) : never;
+  query: C extends EndpointContract<infer Q, any, any, any, any> ? (Q extends z.ZodObject ? z.output<Q> : Record<string, never>) : never;
+  params: C extends EndpointContract<any, infer P, any, any, any> ? (P extends z.ZodObject ? z.output<P> : Record<string, never>) : never;
+  body: C extends EndpointContract<any, any, infer B, any, any> ? Output<B> : never;
   /** Response headers the handler may add to (Cache-Control, ...). */
   headers: Headers;
 }
+
+/** What a handler returns: the response body its contract declares, or a ready Response. */
+export type HandlerResult<C extends EndpointContract> = C extends EndpointContract<any, any, any, infer R, any> ? z.input<R> | Response : never;
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -96,7 +102,7 @@ export function errorToResponse(error: unknown, requestId: string, headers?: Hea
 
 export function withApi<C extends EndpointContract>(
   contract: C,
-  handler: (ctx: HandlerContext<C>) => Promise<unknown>,
+  handler: (ctx: HandlerContext<C>) => Promise<HandlerResult<C>>,
 ): (request: NextRequest, context: RouteContext) => Promise<Response> {
   return async (request, context) => {
     const incomingId = request.headers.get(REQUEST_ID_HEADER);

@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "./migrate";
 
@@ -79,6 +80,7 @@ async function openEmbedded(): Promise<DbState> {
     writeFileSync(ownerFile(), JSON.stringify({ pid: process.pid } satisfies PgliteOwner));
   }
   const pglite = await PGlite.create(inMemory ? undefined : dir);
+  log.info("embedded database opened", { dir: inMemory ? "memory" : dir });
   await applyMigrations({
     exec: async (sql) => void (await pglite.exec(sql)),
     query: async (sql, params) => (await pglite.query(sql, params)).rows as never[],
@@ -91,7 +93,10 @@ async function openEmbedded(): Promise<DbState> {
       ),
   });
   yieldBetweenStatements(pglite);
-  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const client = new PrismaClient({
+    // pglite-prisma-adapter 0.6.1 is typed against driver-adapter-utils 6.10; the runtime contract is the same.
+    adapter: new PrismaPGlite(pglite) as unknown as PrismaPg,
+  });
   const state: DbState = {
     client: Promise.resolve(client),
     pglite,

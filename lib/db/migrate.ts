@@ -37,12 +37,12 @@ export async function applyMigrations(target: MigrationTarget, dir = migrationsD
       )
     ).map((r) => r.migration_name),
   );
-  const pending = readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(dir, d.name, "migration.sql")) && !done.has(d.name))
+  const pending = readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(/*turbopackIgnore: true*/ path.join(dir, d.name, "migration.sql")) && !done.has(d.name))
     .map((d) => d.name)
     .sort();
   for (const name of pending) {
-    const sql = readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+    const sql = readFileSync(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");
     const checksum = createHash("sha256").update(sql).digest("hex");
     await target.transaction(async (tx) => {
       await tx.exec(sql);

@@ -1,0 +1,4 @@
+export * from "./abnormal";
+export * from "./changes";
+export * from "./movers";
+export * from "./whales";

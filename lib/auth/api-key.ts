@@ -1,0 +1,129 @@
+// API keys: `pmk_` + 40 random base62 characters. Only the SHA-256 hash is stored, plus a short display prefix so an
+// operator can tell keys apart in listings. Lookups are cached per process for KEY_CACHE_TTL_S (≤ 60 s), which bounds
+// how late a revocation takes effect.
+import { createHash, randomBytes } from "node:crypto";
+import { env } from "@/lib/env";
+import type { Db } from "@/lib/db/client";
+import type { ApiKey } from "@/lib/generated/prisma/client";
+import type { Tier } from "./tiers";
+
+export const API_KEY_PREFIX = "pmk_";
+const KEY_BODY_LENGTH = 40;
+const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const API_KEY_PATTERN = /^pmk_[0-9A-Za-z]{32,64}$/;
+
+export function generateApiKey(): string {
+  let body = "";
+  while (body.length < KEY_BODY_LENGTH) {
+    for (const byte of randomBytes(64)) {
+      // Rejection sampling keeps every base62 character equally likely (248 = 4 × 62).
+      if (byte < 248 && body.length < KEY_BODY_LENGTH) body += BASE62[byte % 62];
+    }
+  }
+  return API_KEY_PREFIX + body;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export function displayPrefix(key: string): string {
+  return key.slice(0, DISPLAY_PREFIX_LENGTH);
+}
+
+export interface NewKeyInput {
+  tier: Tier;
+  owner: string;
+  useCase?: string;
+  expectedVolume?: string;
+}
+
+/** Creates a key and returns the plaintext once; it is never stored or shown again. */
+export async function createApiKey(db: Db, input: NewKeyInput): Promise<{ key: string; record: ApiKey }> {
+  for (let attempt = 0; ; attempt++) {
+    const key = generateApiKey();
+    try {
+      const record = await db.apiKey.create({
+        data: {
+          hashedKey: hashApiKey(key),
+          prefix: displayPrefix(key),
+          tier: input.tier,
+          owner: input.owner,
+          useCase: input.useCase,
+          expectedVolume: input.expectedVolume,
+        },
+      });
+      return { key, record };
+    } catch (error) {
+      // A display-prefix collision (1 in 62^8) is retried with a fresh key.
+      if (attempt < 3 && /Unique constraint|P2002/.test(String(error))) continue;
+      throw error;
+    }
+  }
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKey[]> {
+  return db.apiKey.findMany({ orderBy: { createdAt: "asc" } });
+}
+
+/** Revokes by display prefix (`pmk_AbCd1234`) or id. Returns the revoked record, or null if none matched. */
+export async function revokeApiKey(db: Db, prefixOrId: string): Promise<ApiKey | null> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(prefixOrId);
+  const existing = await db.apiKey.findFirst({ where: isUuid ? { id: prefixOrId } : { prefix: prefixOrId } });
+  if (!existing) return null;
+  if (existing.status === "revoked") return existing;
+  return db.apiKey.update({ where: { id: existing.id }, data: { status: "revoked", revokedAt: new Date() } });
+}
+
+export interface KeyIdentity {
+  id: string;
+  tier: Tier;
+  status: "active" | "revoked";
+}
+
+type CacheEntry = { value: KeyIdentity | null; expires: number };
+const globalForKeys = globalThis as unknown as { __predmktKeyCache?: Map<string, CacheEntry>; __predmktKeyTouched?: Map<string, number> };
+const cache = (globalForKeys.__predmktKeyCache ??= new Map());
+const touched = (globalForKeys.__predmktKeyTouched ??= new Map());
+const MAX_CACHE_ENTRIES = 10_000;
+
+async function cached(cacheKey: string, load: () => Promise<KeyIdentity | null>): Promise<KeyIdentity | null> {
+  const now = Date.now();
+  const hit = cache.get(cacheKey);
+  if (hit && hit.expires > now) return hit.value;
+  const value = await load();
+  if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
+  // Unknown keys are cached too, so guessing cannot hammer the database.
+  cache.set(cacheKey, { value, expires: now + env.KEY_CACHE_TTL_S * 1000 });
+  return value;
+}
+
+const toIdentity = (k: { id: string; tier: string; status: string } | null): KeyIdentity | null =>
+  k ? { id: k.id, tier: k.tier as Tier, status: k.status as KeyIdentity["status"] } : null;
+
+export function findKeyByPlaintext(db: Db, key: string): Promise<KeyIdentity | null> {
+  const hashed = hashApiKey(key);
+  return cached(`h:${hashed}`, async () =>
+    toIdentity(await db.apiKey.findUnique({ where: { hashedKey: hashed }, select: { id: true, tier: true, status: true } })),
+  );
+}
+
+export function findKeyById(db: Db, id: string): Promise<KeyIdentity | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return Promise.resolve(null);
+  return cached(`i:${id}`, async () =>
+    toIdentity(await db.apiKey.findUnique({ where: { id }, select: { id: true, tier: true, status: true } })),
+  );
+}
+
+/** Records last use at most once a minute per key, off the request path. */
+export function touchLastUsed(db: Db, id: string): void {
+  const now = Date.now();
+  if ((touched.get(id) ?? 0) > now - 60_000) return;
+  touched.set(id, now);
+  db.apiKey.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => touched.delete(id));
+}
+
+export function clearKeyCache(): void {
+  cache.clear();
+}

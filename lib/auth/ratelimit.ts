@@ -1,0 +1,142 @@
+// Per-key and per-IP sliding-window rate limits through @upstash/ratelimit when a shared store is configured
+// (Upstash REST, or self-hosted Redis via REDIS_URL), otherwise an in-process limiter with the same algorithm.
+//
+// Store-outage policy (documented in the README): if the shared store errors or does not answer within
+// RATE_LIMIT_STORE_TIMEOUT_MS, the request is counted by the in-process limiter instead — limits stay enforced per
+// server instance, the request is neither failed nor delayed, and /api/health reports the store as down.
+import { Ratelimit } from "@upstash/ratelimit";
+import { env } from "@/lib/env";
+import { getKv, type KvKind } from "@/lib/kv/redis";
+import { errorFields, log } from "@/lib/log";
+
+export const WINDOW_MS = 60_000;
+
+export interface LimitResult {
+  success: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix ms at which the current window ends. */
+  reset: number;
+  store: "memory" | KvKind;
+}
+
+/**
+ * Upstash's sliding window, in process: the count of the current fixed window plus the previous window's count
+ * weighted by how much of it still overlaps the sliding window. A fresh identifier gets exactly `limit` requests.
+ */
+export class MemorySlidingWindow {
+  private readonly windows = new Map<string, { window: number; current: number; previous: number }>();
+
+  constructor(private readonly windowMs = WINDOW_MS) {}
+
+  limit(identifier: string, limit: number, now = Date.now()): Omit<LimitResult, "store"> {
+    const window = Math.floor(now / this.windowMs);
+    let entry = this.windows.get(identifier);
+    if (!entry || entry.window < window - 1) entry = { window, current: 0, previous: 0 };
+    else if (entry.window === window - 1) entry = { window, current: 0, previous: entry.current };
+    const weightedPrevious = Math.floor((1 - (now % this.windowMs) / this.windowMs) * entry.previous);
+    const reset = (window + 1) * this.windowMs;
+    this.windows.set(identifier, entry);
+    if (weightedPrevious + entry.current >= limit) return { success: false, limit, remaining: 0, reset };
+    entry.current += 1;
+    if (this.windows.size > 100_000) this.sweep(window);
+    return { success: true, limit, remaining: Math.max(0, limit - (entry.current + weightedPrevious)), reset };
+  }
+
+  private sweep(window: number): void {
+    for (const [key, entry] of this.windows) if (entry.window < window - 1) this.windows.delete(key);
+  }
+}
+
+const globalForLimits = globalThis as unknown as {
+  __predmktLimits?: { memory: MemorySlidingWindow; shared: Map<number, Ratelimit>; lastStoreError: number; storeDownSince: number | null };
+};
+const state = (globalForLimits.__predmktLimits ??= {
+  memory: new MemorySlidingWindow(),
+  shared: new Map(),
+  lastStoreError: 0,
+  storeDownSince: null,
+});
+
+function sharedLimiter(limit: number): Ratelimit | null {
+  const kv = getKv();
+  if (!kv) return null;
+  let limiter = state.shared.get(limit);
+  if (!limiter) {
+    limiter = new Ratelimit({
+      redis: kv.redis,
+      limiter: Ratelimit.slidingWindow(limit, "60 s"),
+      prefix: `predmkt:rl:${limit}`,
+      // Our own timeout below decides the fallback; Upstash's would report success with limit 0.
+      timeout: 0,
+      analytics: false,
+    });
+    state.shared.set(limit, limiter);
+  }
+  return limiter;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${ms} ms`)), ms);
+    promise.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e) => (clearTimeout(timer), reject(e)),
+    );
+  });
+}
+
+/** Counts one request for `identifier` (e.g. `key:<id>` or `ip:<addr>`) against `limit` per 60 s. */
+export async function consume(identifier: string, limit: number): Promise<LimitResult> {
+  const limiter = sharedLimiter(limit);
+  if (limiter) {
+    try {
+      const result = await withTimeout(limiter.limit(identifier), env.RATE_LIMIT_STORE_TIMEOUT_MS);
+      state.storeDownSince = null;
+      return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset, store: getKv()!.kind };
+    } catch (error) {
+      state.storeDownSince ??= Date.now();
+      if (Date.now() - state.lastStoreError > 60_000) {
+        state.lastStoreError = Date.now();
+        log.warn("rate-limit store unreachable; counting in process", errorFields(error));
+      }
+    }
+  }
+  return { ...state.memory.limit(identifier, limit), store: "memory" };
+}
+
+export function rateLimitStoreKind(): "memory" | KvKind {
+  return getKv()?.kind ?? "memory";
+}
+
+/** Pings the shared store (for /api/health). */
+export async function checkRateLimitStore(): Promise<{ ok: boolean; kind: "memory" | KvKind; latency_ms: number | null; error?: string }> {
+  const kv = getKv();
+  if (!kv) return { ok: true, kind: "memory", latency_ms: 0 };
+  const started = performance.now();
+  try {
+    await withTimeout(kv.redis.ping(), Math.max(env.RATE_LIMIT_STORE_TIMEOUT_MS, 1000));
+    return { ok: true, kind: kv.kind, latency_ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { ok: false, kind: kv.kind, latency_ms: null, error: (error as Error).message };
+  }
+}
+
+/** The headers every response that identified a key carries (IETF draft pair plus the legacy X- set). */
+export function rateLimitHeaders(result: Pick<LimitResult, "limit" | "remaining" | "reset">, tier: string | null, now = Date.now()): Record<string, string> {
+  const resetIn = Math.max(0, Math.ceil((result.reset - now) / 1000));
+  const policy = tier ? "apikey" : "ip";
+  return {
+    ...(tier ? { "X-Api-Tier": tier } : {}),
+    "X-RateLimit-Limit": String(result.limit),
+    "X-RateLimit-Remaining": String(result.remaining),
+    "X-RateLimit-Reset": String(Math.ceil(result.reset / 1000)),
+    "RateLimit-Policy": `"${policy}";q=${result.limit};w=${WINDOW_MS / 1000}`,
+    RateLimit: `"${policy}";r=${result.remaining};t=${resetIn}`,
+  };
+}
+
+/** Whole seconds until the window resets, at least 1 (RFC 9110 delay-seconds). */
+export function retryAfterSeconds(reset: number, now = Date.now()): number {
+  return Math.max(1, Math.ceil((reset - now) / 1000));
+}

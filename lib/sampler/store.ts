@@ -1,0 +1,282 @@
+// The sampler's write path: idempotent set-based SQL (INSERT ... SELECT FROM unnest(...) ON CONFLICT), in chunks of a
+// few hundred rows so one statement never blocks PGlite's event loop for long, and without interactive transactions
+// (every statement is safe to repeat, so a pass killed between two statements loses nothing and the next carries on).
+import type { Db } from "@/lib/db/client";
+import type { NormalizedEvent, NormalizedTrade } from "@/lib/upstream/types";
+import { eventCategory } from "./category";
+import { RAW_RESOLUTION_S, type SamplerConfig, TIERS } from "./config";
+
+function chunks<T>(rows: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+const iso = (value: string | Date | null | undefined): string | null => {
+  if (!value) return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+};
+
+const finite = (value: number | null | undefined): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+
+export interface PageCounts {
+  events: number;
+  markets: number;
+  outcomes: number;
+  samples: number;
+}
+
+/** Upserts one page of events with their markets and outcomes, records each outcome's price, stores due samples. */
+export async function writeEventsPage(db: Db, events: readonly NormalizedEvent[], seenAt: Date, config: SamplerConfig): Promise<PageCounts> {
+  const seen = seenAt.toISOString();
+  const counts: PageCounts = { events: 0, markets: 0, outcomes: 0, samples: 0 };
+  const marketRows: { event: NormalizedEvent; market: NormalizedEvent["markets"][number]; position: number }[] = [];
+  for (const event of events) event.markets.forEach((market, position) => market.condition_id && marketRows.push({ event, market, position }));
+
+  for (const chunk of chunks(events, config.chunkSize)) {
+    const categories = chunk.map(eventCategory);
+    counts.events += await db.$executeRawUnsafe(
+      `INSERT INTO events (id, slug, title, category, category_label, volume_usd, volume_24h_usd, liquidity_usd, end_date,
+                           active, closed, open, market_count, seen_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[],
+                            $8::float8[], $9::timestamptz[], $10::bool[], $11::bool[], $12::bool[], $13::int[], $14::timestamptz[])
+       ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, title = excluded.title, category = excluded.category,
+         category_label = excluded.category_label, volume_usd = excluded.volume_usd, volume_24h_usd = excluded.volume_24h_usd,
+         liquidity_usd = excluded.liquidity_usd, end_date = excluded.end_date, active = excluded.active,
+         closed = excluded.closed, open = excluded.open, market_count = excluded.market_count, seen_at = excluded.seen_at`,
+      chunk.map((e) => e.id),
+      chunk.map((e) => e.slug),
+      chunk.map((e) => e.title),
+      categories.map((c) => c.slug),
+      categories.map((c) => c.label),
+      chunk.map((e) => finite(e.volume_usd)),
+      chunk.map((e) => finite(e.volume_24h_usd)),
+      chunk.map((e) => finite(e.liquidity_usd)),
+      chunk.map((e) => iso(e.end_date)),
+      chunk.map((e) => e.active),
+      chunk.map((e) => e.closed),
+      chunk.map((e) => e.open),
+      chunk.map((e) => e.markets.filter((m) => m.active && !m.closed && !m.archived).length),
+      chunk.map(() => seen),
+    );
+  }
+
+  for (const chunk of chunks(marketRows, config.chunkSize)) {
+    counts.markets += await db.$executeRawUnsafe(
+      `INSERT INTO markets (id, condition_id, event_id, event_slug, slug, question, position, active, closed, open,
+                            volume_usd, volume_24h_usd, liquidity_usd, end_date, seen_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bool[],
+                            $9::bool[], $10::bool[], $11::float8[], $12::float8[], $13::float8[], $14::timestamptz[], $15::timestamptz[])
+       ON CONFLICT (id) DO UPDATE SET condition_id = excluded.condition_id, event_id = excluded.event_id,
+         event_slug = excluded.event_slug, slug = excluded.slug, question = excluded.question, position = excluded.position,
+         active = excluded.active, closed = excluded.closed, open = excluded.open, volume_usd = excluded.volume_usd,
+         volume_24h_usd = excluded.volume_24h_usd, liquidity_usd = excluded.liquidity_usd, end_date = excluded.end_date,
+         seen_at = excluded.seen_at`,
+      chunk.map((r) => r.market.id),
+      chunk.map((r) => r.market.condition_id),
+      chunk.map((r) => r.event.id),
+      chunk.map((r) => r.event.slug),
+      chunk.map((r) => r.market.slug ?? r.market.id),
+      chunk.map((r) => r.market.question),
+      chunk.map((r) => r.position),
+      chunk.map((r) => r.market.active),
+      chunk.map((r) => r.market.closed),
+      chunk.map((r) => r.market.active && !r.market.closed && !r.market.archived && r.event.open),
+      chunk.map((r) => finite(r.market.volume_usd)),
+      chunk.map((r) => finite(r.market.volume_24h_usd)),
+      chunk.map((r) => finite(r.market.liquidity_usd)),
+      chunk.map((r) => iso(r.market.end_date ?? r.event.end_date)),
+      chunk.map(() => seen),
+    );
+  }
+
+  const outcomeRows = marketRows.flatMap(({ market }) =>
+    market.outcomes
+      .filter((o) => o.token_id)
+      .map((o) => ({ marketId: market.id, tokenId: o.token_id as string, index: o.index, name: o.name, price: o.price })),
+  );
+  for (const chunk of chunks(outcomeRows, config.chunkSize)) {
+    counts.outcomes += await db.$executeRawUnsafe(
+      `INSERT INTO outcomes (token_id, market_id, index, name, price, priced_at, first_sampled_at)
+       SELECT u.token_id, u.market_id, u.index, u.name, u.price,
+              CASE WHEN u.price IS NULL THEN NULL ELSE $6::timestamptz END,
+              CASE WHEN u.price IS NULL THEN NULL ELSE $6::timestamptz END
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::float8[]) AS u(token_id, market_id, index, name, price)
+       ON CONFLICT (token_id) DO UPDATE SET market_id = excluded.market_id, index = excluded.index, name = excluded.name,
+         price = COALESCE(excluded.price, outcomes.price), priced_at = COALESCE(excluded.priced_at, outcomes.priced_at),
+         first_sampled_at = COALESCE(outcomes.first_sampled_at, excluded.first_sampled_at)`,
+      chunk.map((o) => o.tokenId),
+      chunk.map((o) => o.marketId),
+      chunk.map((o) => o.index),
+      chunk.map((o) => o.name),
+      chunk.map((o) => (typeof o.price === "number" && Number.isFinite(o.price) ? o.price : null)),
+      seen,
+    );
+    // Change-only storage with a heartbeat: one statement marks the outcomes that are due and stores their samples,
+    // so a repeat (same page, same time) finds nothing due and writes nothing twice.
+    counts.samples += await db.$executeRawUnsafe(
+      `WITH due AS (
+         UPDATE outcomes SET last_stored_at = priced_at, last_stored_price = price
+         WHERE token_id = ANY($1::text[]) AND price IS NOT NULL AND priced_at = $2::timestamptz
+           AND (last_stored_at IS NULL OR last_stored_price IS DISTINCT FROM price
+                OR last_stored_at <= priced_at - make_interval(secs => $3))
+         RETURNING id, priced_at, price)
+       INSERT INTO price_samples (outcome_id, resolution_s, t, price)
+       SELECT id, ${RAW_RESOLUTION_S}, priced_at, price FROM due
+       ON CONFLICT DO NOTHING`,
+      chunk.map((o) => o.tokenId),
+      seen,
+      config.heartbeatS,
+    );
+  }
+  return counts;
+}
+
+/** After a complete listing: whatever the listing no longer returned is not open any more. */
+export async function closeUnseen(db: Db, listingStartedAt: Date): Promise<void> {
+  const since = listingStartedAt.toISOString();
+  await db.$executeRawUnsafe(`UPDATE events SET open = false WHERE open AND seen_at < $1::timestamptz`, since);
+  await db.$executeRawUnsafe(`UPDATE markets SET open = false WHERE open AND seen_at < $1::timestamptz`, since);
+}
+
+/**
+ * Rolls raw samples up into each coarser tier: one row per outcome and bucket, at the bucket's start, carrying the
+ * bucket's closing (last) price. Only completed buckets, from the tier's watermark on; safe to repeat.
+ */
+export async function rollUp(db: Db, now: Date): Promise<number> {
+  let written = 0;
+  for (const tier of TIERS.filter((t) => t.resolutionS !== RAW_RESOLUTION_S)) {
+    const key = `rollup_${tier.resolutionS}`;
+    const state = await getState(db, key);
+    const until = new Date(Math.floor(now.getTime() / 1000 / tier.resolutionS) * tier.resolutionS * 1000);
+    const rawRetention = TIERS[0].retentionS * 1000;
+    // Raw samples older than their retention are gone, so there is nothing to roll up from before then.
+    const from = new Date(Math.max(state?.at.getTime() ?? 0, now.getTime() - rawRetention));
+    if (from >= until) continue;
+    written += await db.$executeRawUnsafe(
+      `INSERT INTO price_samples (outcome_id, resolution_s, t, price)
+       SELECT DISTINCT ON (outcome_id, bucket) outcome_id, $1::int, bucket, price
+       FROM (SELECT outcome_id, price, t,
+                    to_timestamp(floor(extract(epoch FROM t) / $1::int) * $1::int) AS bucket
+             FROM price_samples
+             WHERE resolution_s = ${RAW_RESOLUTION_S} AND t >= $2::timestamptz AND t < $3::timestamptz) s
+       ORDER BY outcome_id, bucket, t DESC
+       ON CONFLICT (resolution_s, outcome_id, t) DO UPDATE SET price = excluded.price`,
+      tier.resolutionS,
+      new Date(Math.floor(from.getTime() / 1000 / tier.resolutionS) * tier.resolutionS * 1000).toISOString(),
+      until.toISOString(),
+    );
+    await setState(db, key, until);
+  }
+  return written;
+}
+
+/** Deletes samples past their tier's retention and trades past theirs. */
+export async function applyRetention(db: Db, now: Date, config: SamplerConfig): Promise<void> {
+  for (const tier of TIERS) {
+    await db.$executeRawUnsafe(
+      `DELETE FROM price_samples WHERE resolution_s = $1::int AND t < $2::timestamptz`,
+      tier.resolutionS,
+      new Date(now.getTime() - tier.retentionS * 1000).toISOString(),
+    );
+  }
+  await db.$executeRawUnsafe(`DELETE FROM trades WHERE timestamp < $1::timestamptz`, new Date(now.getTime() - config.tradeRetentionS * 1000).toISOString());
+}
+
+/** Inserts trades, one row per fill however often it is seen; fills the market id from the stored markets. */
+export async function writeTrades(db: Db, trades: readonly NormalizedTrade[], config: SamplerConfig): Promise<number> {
+  let inserted = 0;
+  for (const chunk of chunks(trades, config.chunkSize)) {
+    inserted += await db.$executeRawUnsafe(
+      `INSERT INTO trades (id, tx_hash, condition_id, market_id, event_slug, question, token_id, outcome, outcome_index,
+                           side, price, shares, usd_size, wallet, pseudonym, timestamp)
+       SELECT u.id, u.tx_hash, u.condition_id, COALESCE(u.market_id, m.id), COALESCE(u.event_slug, m.event_slug),
+              COALESCE(u.question, m.question), u.token_id, u.outcome, u.outcome_index, u.side, u.price, u.shares,
+              u.usd_size, u.wallet, u.pseudonym, u.timestamp
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                   $9::int[], $10::text[], $11::float8[], $12::float8[], $13::float8[], $14::text[], $15::text[],
+                   $16::timestamptz[])
+            AS u(id, tx_hash, condition_id, market_id, event_slug, question, token_id, outcome, outcome_index, side,
+                 price, shares, usd_size, wallet, pseudonym, timestamp)
+       LEFT JOIN markets m ON m.condition_id = u.condition_id
+       ON CONFLICT (id) DO NOTHING`,
+      chunk.map((t) => t.id),
+      chunk.map((t) => t.tx_hash ?? ""),
+      chunk.map((t) => t.condition_id),
+      chunk.map((t) => t.market_id),
+      chunk.map((t) => t.event_slug),
+      chunk.map((t) => t.question),
+      chunk.map((t) => t.token_id),
+      chunk.map((t) => t.outcome),
+      chunk.map((t) => t.outcome_index),
+      chunk.map((t) => t.side),
+      chunk.map((t) => t.price),
+      chunk.map((t) => t.shares),
+      chunk.map((t) => t.usd_size),
+      chunk.map((t) => t.wallet),
+      chunk.map((t) => t.pseudonym || null),
+      chunk.map((t) => t.timestamp),
+    );
+  }
+  return inserted;
+}
+
+export interface WhaleRow {
+  wallet: string;
+  token_id: string;
+  market_id: string;
+  condition_id: string;
+  question: string;
+  outcome: string;
+  outcome_index: number;
+  pseudonym: string | null;
+  shares: number;
+  entry_price: number | null;
+}
+
+/** Replaces the stored positions of the markets just refreshed; other markets' positions stay as they were. */
+export async function replaceWhales(db: Db, marketIds: readonly string[], rows: readonly WhaleRow[], sampledAt: Date, config: SamplerConfig): Promise<number> {
+  const at = sampledAt.toISOString();
+  let written = 0;
+  for (const chunk of chunks(rows, config.chunkSize)) {
+    written += await db.$executeRawUnsafe(
+      `INSERT INTO whale_positions (wallet, token_id, market_id, condition_id, question, outcome, outcome_index, pseudonym,
+                                    shares, entry_price, sampled_at)
+       SELECT *, $11::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+                                              $7::int[], $8::text[], $9::float8[], $10::float8[])
+       ON CONFLICT (wallet, token_id) DO UPDATE SET market_id = excluded.market_id, condition_id = excluded.condition_id,
+         question = excluded.question, outcome = excluded.outcome, outcome_index = excluded.outcome_index,
+         pseudonym = excluded.pseudonym, shares = excluded.shares, entry_price = excluded.entry_price,
+         sampled_at = excluded.sampled_at`,
+      chunk.map((r) => r.wallet),
+      chunk.map((r) => r.token_id),
+      chunk.map((r) => r.market_id),
+      chunk.map((r) => r.condition_id),
+      chunk.map((r) => r.question),
+      chunk.map((r) => r.outcome),
+      chunk.map((r) => r.outcome_index),
+      chunk.map((r) => r.pseudonym),
+      chunk.map((r) => r.shares),
+      chunk.map((r) => r.entry_price),
+      at,
+    );
+  }
+  await db.$executeRawUnsafe(
+    `DELETE FROM whale_positions WHERE market_id = ANY($1::text[]) AND sampled_at < $2::timestamptz`,
+    [...marketIds],
+    at,
+  );
+  // Positions in markets that closed since their refresh are not open positions any more.
+  await db.$executeRawUnsafe(`DELETE FROM whale_positions w USING markets m WHERE m.id = w.market_id AND NOT m.open`);
+  return written;
+}
+
+export async function getState(db: Db, key: string): Promise<{ at: Date; value: string | null } | null> {
+  const row = await db.samplerState.findUnique({ where: { key } });
+  return row ? { at: row.at, value: row.value } : null;
+}
+
+export async function setState(db: Db, key: string, at: Date, value: string | null = null): Promise<void> {
+  await db.samplerState.upsert({ where: { key }, create: { key, at, value }, update: { at, value } });
+}

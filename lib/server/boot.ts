@@ -1,0 +1,60 @@
+// Server start-up (called from instrumentation.ts in the Node runtime): validate env, open and migrate the database,
+// expose the embedded database to local tools (key CLI) through a loopback socket, start the demo sampler loop, and
+// close everything cleanly on SIGINT/SIGTERM so PGlite's files are left consistent.
+import { rmSync, writeFileSync } from "node:fs";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { closeDb, getDb, getEmbeddedPglite, liveOwner, ownerFile, pgliteDir } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { closeKv } from "@/lib/kv/redis";
+import { errorFields, log } from "@/lib/log";
+
+const globalForBoot = globalThis as unknown as { __predmktBooted?: Promise<void> };
+
+async function startSocketBridge(): Promise<PGLiteSocketServer | null> {
+  const pglite = await getEmbeddedPglite();
+  if (!pglite || pgliteDir().startsWith("memory://")) return null;
+  // Port 0: the OS picks a free loopback port; the owner file tells local tools where it is.
+  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 4 });
+  await server.start();
+  const port = Number(server.getServerConn().split(":").pop());
+  writeFileSync(ownerFile(), JSON.stringify({ pid: process.pid, socketPort: port }));
+  return server;
+}
+
+async function startSamplerLoop(): Promise<(() => void) | null> {
+  if (env.SAMPLER_INTERVAL_S <= 0) return null;
+  // TODO(lead): wire lib/sampler's startSamplerLoop once it lands.
+  return null;
+}
+
+async function boot(): Promise<void> {
+  await getDb();
+  const bridge = await startSocketBridge().catch((error) => {
+    log.warn("embedded database socket bridge not started", errorFields(error));
+    return null;
+  });
+  const stopSampler = await startSamplerLoop();
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info("shutting down", { signal });
+    stopSampler?.();
+    await bridge?.stop().catch(() => undefined);
+    await closeKv().catch(() => undefined);
+    await closeDb().catch(() => undefined);
+    process.exit(0);
+  };
+  // Next's own signal handling may exit before the async shutdown finishes; never leave a stale owner record.
+  process.once("exit", () => {
+    if (liveOwner()?.pid === process.pid) rmSync(ownerFile(), { force: true });
+  });
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  log.info("server ready", { database: env.embeddedDatabase ? "pglite" : "postgresql", port: env.PORT });
+}
+
+export function bootServer(): Promise<void> {
+  globalForBoot.__predmktBooted ??= boot();
+  return globalForBoot.__predmktBooted;
+}

@@ -1,0 +1,186 @@
+// TTL cache for upstream-derived bodies, with request coalescing and stale-on-error.
+// Two layers: an in-process map (always), and the shared KV store when one is configured (Upstash REST or Redis) so
+// that serverless instances share one upstream fetch per key and TTL instead of each hitting Polymarket. The KV
+// layer is best effort: every KV call has a short timeout and a failure falls back to the in-process layer; it never
+// fails a request. On upstream failure the last good body is served for up to STALE_MAX_AGE_S, marked "stale".
+import type { Redis } from "@upstash/redis";
+import { ApiError } from "@/lib/api/errors";
+import { getRedis } from "@/lib/kv/redis";
+import { log } from "@/lib/log";
+
+export type CacheStatus = "hit" | "miss" | "stale";
+
+export interface Cached<T> {
+  value: T;
+  cache: CacheStatus;
+  /** When the body was fetched from the upstream (ms since epoch). */
+  fetchedAt: number;
+  /** Whole seconds since fetchedAt. */
+  ageS: number;
+  /** Seconds the body stays fresh; 0 for stale bodies. Drives `Cache-Control: max-age`. */
+  ttlRemainingS: number;
+}
+
+export interface CacheOptions {
+  ttlS: number;
+  /** Deadline for waiting on another instance's fetch of the same key (ms since epoch). */
+  deadline?: number;
+  /** KV store to share through; defaults to getRedis(). Tests pass a fake; null disables the shared layer. */
+  kv?: Pick<Redis, "get" | "set" | "del"> | null;
+}
+
+/** How long a last good body may stand in for a failing upstream (DESIGN.md: 10 minutes). */
+export const STALE_MAX_AGE_S = 600;
+const KEY_PREFIX = "predmkt:upstream:v1:";
+const KV_TIMEOUT_MS = 300;
+const LOCAL_MAX_ENTRIES = 2_000;
+const LOCK_POLL_MS = 100;
+
+interface Entry<T = unknown> {
+  v: T;
+  t: number;
+}
+
+interface CacheState {
+  entries: Map<string, Entry>;
+  inFlight: Map<string, Promise<Cached<unknown>>>;
+}
+
+const globalForCache = globalThis as unknown as { __predmktUpstreamCache?: CacheState };
+
+function cacheState(): CacheState {
+  globalForCache.__predmktUpstreamCache ??= { entries: new Map(), inFlight: new Map() };
+  return globalForCache.__predmktUpstreamCache;
+}
+
+/** Forget every cached body in this process (tests). */
+export function clearLocalCache(): void {
+  cacheState().entries.clear();
+}
+
+function remember(key: string, entry: Entry): void {
+  const { entries } = cacheState();
+  entries.delete(key); // re-insert: the Map's order is the recency order
+  entries.set(key, entry);
+  while (entries.size > LOCAL_MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function kvCall<T>(what: string, call: () => Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      call(),
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), KV_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    log.warn("upstream cache: KV call failed", { op: what, error: (error as Error).message });
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isEntry(value: unknown): value is Entry {
+  return typeof value === "object" && value !== null && "t" in value && typeof (value as Entry).t === "number" && "v" in value;
+}
+
+function result<T>(entry: Entry<T>, status: CacheStatus, ttlS: number, now = Date.now()): Cached<T> {
+  const ageMs = Math.max(0, now - entry.t);
+  return {
+    value: entry.v,
+    cache: status,
+    fetchedAt: entry.t,
+    ageS: Math.floor(ageMs / 1000),
+    ttlRemainingS: status === "stale" ? 0 : Math.max(0, Math.ceil((ttlS * 1000 - ageMs) / 1000)),
+  };
+}
+
+const fresh = (entry: Entry | undefined, ttlS: number, now = Date.now()) => !!entry && now - entry.t < ttlS * 1000;
+
+/** Only upstream failures fall back to a stale body; a 404 or a bad parameter is an answer, not an outage. */
+function mayServeStale(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.code === "upstream_unavailable" || error.code === "upstream_timeout";
+}
+
+/**
+ * Returns the cached body for `key` while it is younger than `ttlS`; otherwise loads it once (concurrent callers
+ * in this process share the load; with a KV store, other instances wait for the lock holder's result), and on
+ * failure serves the last good body up to STALE_MAX_AGE_S old.
+ */
+export async function cachedLoad<T>(key: string, options: CacheOptions, loader: () => Promise<T>): Promise<Cached<T>> {
+  const state = cacheState();
+  const local = state.entries.get(key) as Entry<T> | undefined;
+  if (fresh(local, options.ttlS)) return result(local!, "hit", options.ttlS);
+
+  const pending = state.inFlight.get(key) as Promise<Cached<T>> | undefined;
+  if (pending) return pending;
+
+  const load = loadShared(key, options, loader, local).finally(() => state.inFlight.delete(key));
+  state.inFlight.set(key, load as Promise<Cached<unknown>>);
+  return load;
+}
+
+async function loadShared<T>(key: string, options: CacheOptions, loader: () => Promise<T>, local: Entry<T> | undefined): Promise<Cached<T>> {
+  const kv = options.kv === undefined ? getRedis() : options.kv;
+  const kvKey = KEY_PREFIX + key;
+  const lockKey = `${kvKey}:lock`;
+  let shared: Entry<T> | undefined;
+  let holdsLock = false;
+
+  if (kv) {
+    const got = await kvCall("get", () => kv.get<Entry<T>>(kvKey));
+    if (isEntry(got)) {
+      shared = got as Entry<T>;
+      if (fresh(shared, options.ttlS)) {
+        remember(key, shared);
+        return result(shared, "hit", options.ttlS);
+      }
+    }
+    // One instance fetches; the others wait for its result instead of all hitting the upstream at once.
+    const deadline = options.deadline ?? Date.now() + 10_000;
+    const lockMs = Math.max(1_000, deadline - Date.now() + 1_000);
+    const locked = await kvCall("lock", () => kv.set(lockKey, "1", { nx: true, px: lockMs }));
+    holdsLock = locked === "OK";
+    if (!holdsLock && locked !== undefined) {
+      while (Date.now() + LOCK_POLL_MS < deadline) {
+        await sleep(LOCK_POLL_MS);
+        const again = await kvCall("get", () => kv.get<Entry<T>>(kvKey));
+        if (isEntry(again) && fresh(again as Entry<T>, options.ttlS)) {
+          remember(key, again as Entry<T>);
+          return result(again as Entry<T>, "hit", options.ttlS);
+        }
+        const stillLocked = await kvCall("get-lock", () => kv.get(lockKey));
+        if (stillLocked === null) break; // the holder gave up or failed: fetch ourselves
+      }
+    }
+  }
+
+  try {
+    const value = await loader();
+    const entry: Entry<T> = { v: value, t: Date.now() };
+    remember(key, entry);
+    if (kv) {
+      // Kept past the TTL so another instance can serve it stale if the upstream fails.
+      await kvCall("set", () => kv.set(kvKey, entry, { px: (options.ttlS + STALE_MAX_AGE_S) * 1000 }));
+    }
+    return result(entry, "miss", options.ttlS);
+  } catch (error) {
+    if (mayServeStale(error)) {
+      const candidates = [local, cacheState().entries.get(key) as Entry<T> | undefined, shared].filter(
+        (e): e is Entry<T> => !!e && Date.now() - e.t <= STALE_MAX_AGE_S * 1000,
+      );
+      const newest = candidates.sort((a, b) => b.t - a.t)[0];
+      if (newest) {
+        log.warn("upstream failed; serving stale body", { key, age_s: Math.floor((Date.now() - newest.t) / 1000), error: (error as Error).message });
+        return result(newest, "stale", options.ttlS);
+      }
+    }
+    throw error;
+  } finally {
+    if (kv && holdsLock) void kvCall("unlock", () => kv.del(lockKey));
+  }
+}

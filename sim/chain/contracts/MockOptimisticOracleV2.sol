@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: AGPL-3.0-only
+pragma solidity ^0.8.20;
+
+import "./AncillaryStrings.sol";
+
+interface IChildTunnel {
+    function requestPrice(bytes32 identifier, uint256 time, bytes memory ancillaryData) external;
+}
+
+// A test double of UMA's OptimisticOracleV2 on Polygon. The read functions and events have the real signatures;
+// getState follows the real _getState decision order. Disputes are forwarded to the child tunnel as the real OOv2
+// forwards them to its oracle: with `,ooRequester:<requester>` stamped on and the proposal time for event-based
+// requests. State changes go through `seed*` helpers that emit the real events.
+contract MockOptimisticOracleV2 {
+    enum State {
+        Invalid,
+        Requested,
+        Proposed,
+        Expired,
+        Disputed,
+        Resolved,
+        Settled
+    }
+
+    struct RequestSettings {
+        bool eventBased;
+        bool refundOnDispute;
+        bool callbackOnPriceProposed;
+        bool callbackOnPriceDisputed;
+        bool callbackOnPriceSettled;
+        uint256 bond;
+        uint256 customLiveness;
+    }
+
+    struct Request {
+        address proposer;
+        address disputer;
+        address currency;
+        bool settled;
+        RequestSettings requestSettings;
+        int256 proposedPrice;
+        int256 resolvedPrice;
+        uint256 expirationTime;
+        uint256 reward;
+        uint256 finalFee;
+    }
+
+    event RequestPrice(address indexed requester, bytes32 identifier, uint256 timestamp, bytes ancillaryData, address currency, uint256 reward, uint256 finalFee);
+    event ProposePrice(address indexed requester, address indexed proposer, bytes32 identifier, uint256 timestamp, bytes ancillaryData, int256 proposedPrice, uint256 expirationTimestamp, address currency);
+    event DisputePrice(address indexed requester, address indexed proposer, address indexed disputer, bytes32 identifier, uint256 timestamp, bytes ancillaryData, int256 proposedPrice);
+    event Settle(address indexed requester, address indexed proposer, address indexed disputer, bytes32 identifier, uint256 timestamp, bytes ancillaryData, int256 price, uint256 payout);
+
+    uint256 public constant OO_ANCILLARY_DATA_LIMIT = 8139;
+    uint256 public defaultLiveness;
+    mapping(bytes32 => Request) public requests;
+    mapping(bytes32 => bool) private dvmHasPrice;
+    IChildTunnel private immutable oracle;
+
+    constructor(uint256 liveness, address childTunnel) {
+        defaultLiveness = liveness;
+        oracle = IChildTunnel(childTunnel);
+    }
+
+    // ---- real read surface ----
+
+    function getRequest(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) external view returns (Request memory) {
+        return requests[_id(requester, identifier, timestamp, ancillaryData)];
+    }
+
+    function getState(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) public view returns (State) {
+        bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
+        Request storage r = requests[id];
+        if (r.currency == address(0)) return State.Invalid;
+        if (r.proposer == address(0)) return State.Requested;
+        if (r.settled) return State.Settled;
+        if (r.disputer == address(0)) return r.expirationTime <= block.timestamp ? State.Expired : State.Proposed;
+        return dvmHasPrice[id] ? State.Resolved : State.Disputed;
+    }
+
+    function hasPrice(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) external view returns (bool) {
+        State state = getState(requester, identifier, timestamp, ancillaryData);
+        return state == State.Settled || state == State.Resolved || state == State.Expired;
+    }
+
+    function stampAncillaryData(bytes memory ancillaryData, address requester) public pure returns (bytes memory) {
+        return AncillaryStrings.append(ancillaryData, "ooRequester", AncillaryStrings.toHex(requester));
+    }
+
+    // ---- seeding helpers (not part of the real ABI) ----
+
+    function seedRequestPrice(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData, address currency, uint256 reward) external {
+        Request storage r = requests[_id(requester, identifier, timestamp, ancillaryData)];
+        require(r.currency == address(0), "exists");
+        r.currency = currency;
+        r.reward = reward;
+        r.finalFee = 1500e6;
+        // Polymarket's adapter makes every request event-based with a callback on dispute.
+        r.requestSettings = RequestSettings(true, false, false, true, false, 750e6, defaultLiveness);
+        emit RequestPrice(requester, identifier, timestamp, ancillaryData, currency, reward, r.finalFee);
+    }
+
+    function seedProposePrice(address requester, address proposer, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData, int256 proposedPrice) external {
+        Request storage r = requests[_id(requester, identifier, timestamp, ancillaryData)];
+        require(r.currency != address(0) && r.proposer == address(0), "not requested");
+        r.proposer = proposer;
+        r.proposedPrice = proposedPrice;
+        r.expirationTime = block.timestamp + r.requestSettings.customLiveness;
+        emit ProposePrice(requester, proposer, identifier, timestamp, ancillaryData, proposedPrice, r.expirationTime, r.currency);
+    }
+
+    function seedDisputePrice(address requester, address disputer, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) external {
+        Request storage r = requests[_id(requester, identifier, timestamp, ancillaryData)];
+        require(r.proposer != address(0) && r.disputer == address(0) && r.expirationTime > block.timestamp, "not disputable");
+        r.disputer = disputer;
+        emit DisputePrice(requester, r.proposer, disputer, identifier, timestamp, ancillaryData, r.proposedPrice);
+        // Event-based requests are voted at their proposal time (the real _getTimestampForDvmRequest).
+        uint256 dvmTime = r.requestSettings.eventBased ? r.expirationTime - r.requestSettings.customLiveness : timestamp;
+        oracle.requestPrice(identifier, dvmTime, stampAncillaryData(ancillaryData, requester));
+    }
+
+    // The DVM's answer reaching Polygon through the tunnel: the request becomes Resolved.
+    function seedPushDvmPrice(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData, int256 price) external {
+        bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
+        require(requests[id].disputer != address(0), "not disputed");
+        dvmHasPrice[id] = true;
+        requests[id].resolvedPrice = price;
+    }
+
+    function seedSettle(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) external {
+        bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
+        Request storage r = requests[id];
+        require(getState(requester, identifier, timestamp, ancillaryData) == State.Resolved, "not resolved");
+        r.settled = true;
+        emit Settle(requester, r.proposer, r.disputer, identifier, timestamp, ancillaryData, r.resolvedPrice, r.reward + r.requestSettings.bond);
+    }
+
+    function _id(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) private pure returns (bytes32) {
+        return keccak256(abi.encodePacked(requester, identifier, timestamp, ancillaryData));
+    }
+}

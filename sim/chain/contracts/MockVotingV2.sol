@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: AGPL-3.0-only
+pragma solidity ^0.8.20;
+
+// A test double of UMA's VotingV2 (DVM 2.0). Every read function and event the app uses has the real signature, so
+// the real selectors and topics (checked against uma-abi/SELECTORS.tsv in tests/unit/oracle/selectors.test.ts).
+// Round and phase are the real pure functions of block.timestamp, so anvil's time controls move them.
+// State changes go through `seed*` helpers instead of the real commit/reveal/stake flows; they emit the real events.
+contract MockVotingV2 {
+    enum Phase {
+        Commit,
+        Reveal,
+        NUM_PHASES
+    }
+
+    enum RequestStatus {
+        NotRequested,
+        Active,
+        Resolved,
+        Future,
+        ToDelete
+    }
+
+    struct PendingRequestAncillaryAugmented {
+        uint32 lastVotingRound;
+        bool isGovernance;
+        uint64 time;
+        uint32 rollCount;
+        bytes32 identifier;
+        bytes ancillaryData;
+    }
+
+    struct PendingRequestAncillary {
+        bytes32 identifier;
+        uint256 time;
+        bytes ancillaryData;
+    }
+
+    struct RequestState {
+        RequestStatus status;
+        uint32 lastVotingRound;
+    }
+
+    struct Round {
+        address slashingLibrary;
+        uint128 minParticipationRequirement;
+        uint128 minAgreementRequirement;
+        uint128 cumulativeStakeAtRound;
+        uint32 numberOfRequestsToVote;
+    }
+
+    // The real struct also holds a `pendingStakes` mapping, which the public getter leaves out.
+    struct VoterStake {
+        uint128 stake;
+        uint128 pendingUnstake;
+        uint128 rewardsPaidPerToken;
+        uint128 outstandingRewards;
+        int128 unappliedSlash;
+        uint64 nextIndexToProcess;
+        uint64 unstakeTime;
+        address delegate;
+    }
+
+    struct PriceRequest {
+        uint32 lastVotingRound;
+        bool isGovernance;
+        uint64 time;
+        uint32 rollCount;
+        bytes32 identifier;
+        bytes ancillaryData;
+    }
+
+    event VoteCommitted(address indexed voter, address indexed caller, uint32 roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData);
+    event VoteRevealed(address indexed voter, address indexed caller, uint32 roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData, int256 price, uint128 numTokens);
+    event RequestAdded(address indexed requester, uint32 indexed roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData, bool isGovernance);
+    event RequestResolved(uint32 indexed roundId, uint256 indexed resolvedPriceRequestIndex, bytes32 indexed identifier, uint256 time, bytes ancillaryData, int256 price);
+    event RequestRolled(bytes32 indexed identifier, uint256 indexed time, bytes ancillaryData, uint32 rollCount);
+    event RequestDeleted(bytes32 indexed identifier, uint256 indexed time, bytes ancillaryData, uint32 rollCount);
+    event Staked(address indexed voter, address indexed from, uint128 amount, uint128 voterStake, uint128 voterPendingUnstake, uint128 cumulativeStake);
+    event RequestedUnstake(address indexed voter, uint128 amount, uint64 unstakeTime, uint128 voterStake);
+    event ExecutedUnstake(address indexed voter, uint128 tokensSent, uint128 voterStake);
+    event VoterSlashed(address indexed voter, uint256 indexed requestIndex, int128 slashedTokens);
+    event VoterSlashApplied(address indexed voter, int128 slashedTokens, uint128 postStake);
+    event DelegateSet(address indexed delegator, address indexed delegate);
+    event DelegatorSet(address indexed delegate, address indexed delegator);
+
+    uint256 private immutable phaseLength;
+    mapping(address => VoterStake) public voterStakes;
+    mapping(address => address) public delegateToStaker;
+    mapping(uint256 => Round) public rounds;
+    mapping(bytes32 => PriceRequest) public priceRequests;
+    mapping(bytes32 => bool) private resolved;
+    bytes32[] public pendingPriceRequestsIds;
+    bytes32[] public resolvedPriceRequestIds;
+    uint128 public cumulativeStake;
+    uint128 public gat = 5_000_000e18;
+    uint64 public spat = 0.5e18;
+    uint128 public emissionRate = 0.18e18;
+    uint64 public unstakeCoolDown = 7 days;
+    uint32 public maxRolls = 4;
+    uint32 public maxRequestsPerRound = 1000;
+    uint32 public lastRoundIdProcessed;
+    address private constant SLASHING_LIBRARY = 0x9a406ba5a99983250Fd663947b3c968D387ce5cd;
+
+    constructor(uint256 _phaseLength) {
+        phaseLength = _phaseLength;
+    }
+
+    // ---- real read surface ----
+
+    function voteTiming() external view returns (uint256) {
+        return phaseLength;
+    }
+
+    function getCurrentRoundId() public view returns (uint32) {
+        return uint32(block.timestamp / (phaseLength * 2));
+    }
+
+    function getRoundEndTime(uint256 roundId) external view returns (uint256) {
+        return phaseLength * 2 * (roundId + 1);
+    }
+
+    function getVotePhase() public view returns (Phase) {
+        return Phase((block.timestamp / phaseLength) % 2);
+    }
+
+    function getNumberOfPriceRequests() external view returns (uint256 numberPendingPriceRequests, uint256 numberResolvedPriceRequests) {
+        return (pendingPriceRequestsIds.length, resolvedPriceRequestIds.length);
+    }
+
+    function getPendingRequests() external view returns (PendingRequestAncillaryAugmented[] memory) {
+        uint32 currentRoundId = getCurrentRoundId();
+        uint256 count;
+        for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
+            if (_status(pendingPriceRequestsIds[i], currentRoundId) == RequestStatus.Active) count++;
+        }
+        PendingRequestAncillaryAugmented[] memory out = new PendingRequestAncillaryAugmented[](count);
+        uint256 n;
+        for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
+            bytes32 id = pendingPriceRequestsIds[i];
+            if (_status(id, currentRoundId) != RequestStatus.Active) continue;
+            PriceRequest storage r = priceRequests[id];
+            out[n++] = PendingRequestAncillaryAugmented(r.lastVotingRound, r.isGovernance, r.time, r.rollCount, r.identifier, r.ancillaryData);
+        }
+        return out;
+    }
+
+    function getPriceRequestStatuses(PendingRequestAncillary[] memory requests) external view returns (RequestState[] memory out) {
+        uint32 currentRoundId = getCurrentRoundId();
+        out = new RequestState[](requests.length);
+        for (uint256 i = 0; i < requests.length; i++) {
+            bytes32 id = _requestId(requests[i].identifier, requests[i].time, requests[i].ancillaryData);
+            out[i] = RequestState(_status(id, currentRoundId), priceRequests[id].lastVotingRound);
+        }
+    }
+
+    function currentActiveRequests() external view returns (bool) {
+        uint32 currentRoundId = getCurrentRoundId();
+        for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
+            if (_status(pendingPriceRequestsIds[i], currentRoundId) == RequestStatus.Active) return true;
+        }
+        return false;
+    }
+
+    function getVoterFromDelegate(address caller) public view returns (address) {
+        address staker = delegateToStaker[caller];
+        if (staker != address(0) && voterStakes[staker].delegate == caller) return staker;
+        return caller;
+    }
+
+    function outstandingRewards(address voter) external view returns (uint256) {
+        return voterStakes[voter].outstandingRewards;
+    }
+
+    // Non-view in the real contract: it applies pending slashes before answering; callers use eth_call.
+    function getVoterStakePostUpdate(address voter) external returns (uint128) {
+        VoterStake storage s = voterStakes[voter];
+        if (s.unappliedSlash != 0) {
+            s.stake = uint128(int128(s.stake) + s.unappliedSlash);
+            s.unappliedSlash = 0;
+        }
+        return s.stake;
+    }
+
+    // MultiCaller: one eth_call batching several calls to this contract.
+    function multicall(bytes[] calldata data) external returns (bytes[] memory results) {
+        results = new bytes[](data.length);
+        for (uint256 i = 0; i < data.length; i++) {
+            (bool success, bytes memory result) = address(this).delegatecall(data[i]);
+            require(success, "multicall: call failed");
+            results[i] = result;
+        }
+    }
+
+    // ---- seeding helpers (not part of the real ABI) ----
+
+    function seedStakes(address[] calldata voters, uint128[] calldata amounts) external {
+        for (uint256 i = 0; i < voters.length; i++) {
+            VoterStake storage s = voterStakes[voters[i]];
+            s.stake += amounts[i];
+            cumulativeStake += amounts[i];
+            emit Staked(voters[i], msg.sender, amounts[i], s.stake, s.pendingUnstake, cumulativeStake);
+        }
+    }
+
+    function seedSetDelegate(address voter, address delegate) external {
+        voterStakes[voter].delegate = delegate;
+        delegateToStaker[delegate] = voter;
+        emit DelegateSet(voter, delegate);
+        emit DelegatorSet(delegate, voter);
+    }
+
+    function seedRequestUnstake(address voter, uint128 amount) external {
+        VoterStake storage s = voterStakes[voter];
+        s.stake -= amount;
+        s.pendingUnstake += amount;
+        s.unstakeTime = uint64(block.timestamp + unstakeCoolDown);
+        cumulativeStake -= amount;
+        emit RequestedUnstake(voter, amount, s.unstakeTime, s.stake);
+    }
+
+    // A slash recorded but not yet applied: voterStakes(voter).stake stays stale until getVoterStakePostUpdate.
+    function seedSlash(address voter, int128 slashedTokens) external {
+        voterStakes[voter].unappliedSlash += slashedTokens;
+        emit VoterSlashed(voter, resolvedPriceRequestIds.length, slashedTokens);
+    }
+
+    function seedRequest(address requester, bytes32 identifier, uint256 time, bytes calldata ancillaryData) external returns (bytes32 id) {
+        id = _requestId(identifier, time, ancillaryData);
+        require(priceRequests[id].time == 0, "exists");
+        uint32 roundId = getCurrentRoundId() + 1;
+        priceRequests[id] = PriceRequest(roundId, false, uint64(time), 0, identifier, ancillaryData);
+        pendingPriceRequestsIds.push(id);
+        rounds[roundId].numberOfRequestsToVote++;
+        emit RequestAdded(requester, roundId, identifier, time, ancillaryData, false);
+    }
+
+    function seedCommit(address voter, address caller, bytes32 identifier, uint256 time, bytes calldata ancillaryData) external {
+        require(getVotePhase() == Phase.Commit, "not commit phase");
+        emit VoteCommitted(voter, caller, getCurrentRoundId(), identifier, time, ancillaryData);
+    }
+
+    function seedReveal(address voter, address caller, bytes32 identifier, uint256 time, bytes calldata ancillaryData, int256 price) external {
+        require(getVotePhase() == Phase.Reveal, "not reveal phase");
+        uint32 roundId = getCurrentRoundId();
+        Round storage round = rounds[roundId];
+        // The real contract freezes the round's thresholds at its first reveal; before that they read as zero.
+        if (round.cumulativeStakeAtRound == 0) {
+            round.slashingLibrary = SLASHING_LIBRARY;
+            round.minParticipationRequirement = gat;
+            round.minAgreementRequirement = uint128((uint256(spat) * cumulativeStake) / 1e18);
+            round.cumulativeStakeAtRound = cumulativeStake;
+        }
+        emit VoteRevealed(voter, caller, roundId, identifier, time, ancillaryData, price, voterStakes[voter].stake);
+    }
+
+    function seedRoll(bytes32 identifier, uint256 time, bytes calldata ancillaryData) external {
+        bytes32 id = _requestId(identifier, time, ancillaryData);
+        PriceRequest storage r = priceRequests[id];
+        require(r.time != 0 && !resolved[id], "not pending");
+        r.rollCount++;
+        r.lastVotingRound = getCurrentRoundId();
+        rounds[r.lastVotingRound].numberOfRequestsToVote++;
+        emit RequestRolled(identifier, time, ancillaryData, r.rollCount);
+    }
+
+    function seedResolve(bytes32 identifier, uint256 time, bytes calldata ancillaryData, int256 price) external {
+        bytes32 id = _requestId(identifier, time, ancillaryData);
+        PriceRequest storage r = priceRequests[id];
+        require(r.time != 0 && !resolved[id], "not pending");
+        resolved[id] = true;
+        for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
+            if (pendingPriceRequestsIds[i] == id) {
+                pendingPriceRequestsIds[i] = pendingPriceRequestsIds[pendingPriceRequestsIds.length - 1];
+                pendingPriceRequestsIds.pop();
+                break;
+            }
+        }
+        resolvedPriceRequestIds.push(id);
+        lastRoundIdProcessed = r.lastVotingRound;
+        emit RequestResolved(r.lastVotingRound, resolvedPriceRequestIds.length - 1, identifier, time, ancillaryData, price);
+    }
+
+    // ---- internals ----
+
+    function _requestId(bytes32 identifier, uint256 time, bytes memory ancillaryData) private pure returns (bytes32) {
+        return keccak256(abi.encode(identifier, time, ancillaryData));
+    }
+
+    function _status(bytes32 id, uint32 currentRoundId) private view returns (RequestStatus) {
+        PriceRequest storage r = priceRequests[id];
+        if (r.time == 0) return RequestStatus.NotRequested;
+        if (resolved[id]) return RequestStatus.Resolved;
+        if (r.lastVotingRound > currentRoundId) return RequestStatus.Future;
+        if (r.lastVotingRound < currentRoundId && r.rollCount >= maxRolls) return RequestStatus.ToDelete;
+        // A request whose round passed unresolved would roll into this one when processed: it is up for vote now.
+        return RequestStatus.Active;
+    }
+}
