@@ -31,6 +31,7 @@ export type HandlerResult<C extends EndpointContract> = C extends EndpointContra
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 const MAX_BODY_BYTES = 16 * 1024;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function issuesToErrors(issues: z.core.$ZodIssue[], fallback: string): ParameterError[] {
   return issues.map((issue) => ({
@@ -107,7 +108,8 @@ export function withApi<C extends EndpointContract>(
   return async (request, context) => {
     const incomingId = request.headers.get(REQUEST_ID_HEADER);
     const client = verifyGatewayHeader(request.headers.get(GATEWAY_HEADER), incomingId);
-    const requestId = client && incomingId ? incomingId : randomUUID();
+    // The proxy sets a fresh UUID on every /api request; anything else (no proxy, odd value) gets a new one.
+    const requestId = incomingId && UUID_PATTERN.test(incomingId) ? incomingId : randomUUID();
     const headers = new Headers({ "Cache-Control": "private, no-cache" });
     try {
       if (contract.access === "key" && !client) {

@@ -26,23 +26,24 @@ function sign(payload: string): string {
   return createHmac("sha256", gatewayKey()).update(payload).digest("base64url");
 }
 
+// The header carries `issuedAt.keyId.tier.via.signature`; the signature also covers the request id the proxy set in
+// X-Request-Id, so a captured header cannot be replayed on another request.
 export function signGatewayHeader(client: GatewayClient, requestId: string, now = Date.now()): string {
-  const payload = [now, requestId, client.keyId, client.tier, client.via].join(".");
-  return `${payload}.${sign(payload)}`;
+  const payload = [now, client.keyId, client.tier, client.via].join(".");
+  return `${payload}.${sign(`${payload}|${requestId}`)}`;
 }
 
 /** Returns the client the gateway authenticated, or null when the header is missing, forged or stale. */
 export function verifyGatewayHeader(value: string | null, requestId: string | null, now = Date.now()): GatewayClient | null {
   if (!value || !requestId) return null;
   const parts = value.split(".");
-  if (parts.length !== 6) return null;
-  const [issuedAt, headerRequestId, keyId, tier, via, signature] = parts;
-  const expected = Buffer.from(sign(parts.slice(0, 5).join(".")));
+  if (parts.length !== 5) return null;
+  const [issuedAt, keyId, tier, via, signature] = parts;
+  const expected = Buffer.from(sign(`${parts.slice(0, 4).join(".")}|${requestId}`));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const age = now - Number(issuedAt);
   if (!(age >= -5_000 && age <= MAX_AGE_MS)) return null;
-  if (headerRequestId !== requestId) return null;
   if (tier !== "starter" && tier !== "pro" && tier !== "enterprise") return null;
   if (via !== "api_key" && via !== "token") return null;
   return { keyId, tier, via };

@@ -18,6 +18,12 @@ const iso = (value: string | Date | null | undefined): string | null => {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 };
 
+function uniqueBy<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const row of rows) byKey.set(key(row), row);
+  return [...byKey.values()];
+}
+
 const finite = (value: number | null | undefined): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 
 export interface PageCounts {
@@ -31,8 +37,12 @@ export interface PageCounts {
 export async function writeEventsPage(db: Db, events: readonly NormalizedEvent[], seenAt: Date, config: SamplerConfig): Promise<PageCounts> {
   const seen = seenAt.toISOString();
   const counts: PageCounts = { events: 0, markets: 0, outcomes: 0, samples: 0 };
-  const marketRows: { event: NormalizedEvent; market: NormalizedEvent["markets"][number]; position: number }[] = [];
-  for (const event of events) event.markets.forEach((market, position) => market.condition_id && marketRows.push({ event, market, position }));
+  // One statement may not touch a row twice (ON CONFLICT DO UPDATE), and keyset pages can repeat a row: last wins.
+  events = uniqueBy(events, (e) => e.id);
+  const marketRows = uniqueBy(
+    events.flatMap((event) => event.markets.map((market, position) => ({ event, market, position }))).filter((r) => r.market.condition_id),
+    (r) => r.market.id,
+  );
 
   for (const chunk of chunks(events, config.chunkSize)) {
     const categories = chunk.map(eventCategory);
@@ -91,11 +101,11 @@ export async function writeEventsPage(db: Db, events: readonly NormalizedEvent[]
     );
   }
 
-  const outcomeRows = marketRows.flatMap(({ market }) =>
+  const outcomeRows = uniqueBy(marketRows.flatMap(({ market }) =>
     market.outcomes
       .filter((o) => o.token_id)
       .map((o) => ({ marketId: market.id, tokenId: o.token_id as string, index: o.index, name: o.name, price: o.price })),
-  );
+  ), (o) => o.tokenId);
   for (const chunk of chunks(outcomeRows, config.chunkSize)) {
     counts.outcomes += await db.$executeRawUnsafe(
       `INSERT INTO outcomes (token_id, market_id, index, name, price, priced_at, first_sampled_at)
@@ -239,7 +249,7 @@ export interface WhaleRow {
 export async function replaceWhales(db: Db, marketIds: readonly string[], rows: readonly WhaleRow[], sampledAt: Date, config: SamplerConfig): Promise<number> {
   const at = sampledAt.toISOString();
   let written = 0;
-  for (const chunk of chunks(rows, config.chunkSize)) {
+  for (const chunk of chunks(uniqueBy(rows, (r) => `${r.wallet}|${r.token_id}`), config.chunkSize)) {
     written += await db.$executeRawUnsafe(
       `INSERT INTO whale_positions (wallet, token_id, market_id, condition_id, question, outcome, outcome_index, pseudonym,
                                     shares, entry_price, sampled_at)

@@ -1,4 +1,5 @@
 // Gamma API client: events (keyset paging), event by slug, markets by id or condition id, tags, search.
+import { z } from "zod";
 import { CONDITION_ID_PATTERN } from "@/lib/api/schemas";
 import { cachedLoad } from "./cache";
 import { fetchUpstream } from "./http";
@@ -110,10 +111,13 @@ async function metadata<T>(key: string, options: UpstreamCallOptions, load: () =
   return (await cachedLoad(`gamma:${key}`, { ttlS: METADATA_TTL_S, deadline: options.deadline }, load)).value;
 }
 
+// `/events/slug/{slug}` answers one object; the `/events?slug=` form answers a 0/1-element array. Accept both.
+const EventBySlugSchema = z.union([EventSchema, EventListSchema.transform((events) => events[0] ?? null)]);
+
 /** One event with all its markets, or null when Gamma does not know the slug. */
 export async function getEventBySlug(slug: string, options: UpstreamCallOptions = {}): Promise<NormalizedEvent | null> {
   return metadata(`event:${slug}`, options, async () =>
-    fetchUpstream({ host: "gamma", path: `/events/slug/${encodeURIComponent(slug)}` }, EventSchema, {
+    fetchUpstream({ host: "gamma", path: `/events/slug/${encodeURIComponent(slug)}` }, EventBySlugSchema, {
       deadline: options.deadline,
       allowNotFound: true,
     }),

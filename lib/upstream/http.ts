@@ -33,7 +33,7 @@ const MAX_BACKOFF_MS = 2_000;
 
 export function baseUrl(host: UpstreamHost): string {
   const url = host === "gamma" ? env.POLYMARKET_GAMMA_URL : host === "data" ? env.POLYMARKET_DATA_URL : env.POLYMARKET_CLOB_URL;
-  return url.replace(/\/+$/, "");
+  return (url ?? "").replace(/\/+$/, "");
 }
 
 /** Canonical URL: query keys sorted so that equal requests coalesce and cache under one key. */

@@ -67,8 +67,10 @@ const optionalDate = optionalString.transform(isoOrNull);
 function secondsFrom(value: number): number {
   return value > 1e11 ? Math.floor(value / 1000) : Math.floor(value);
 }
+/** Unix seconds or milliseconds → ISO 8601 UTC, keeping the milliseconds when the upstream sent them. */
 function isoFromUnix(value: number | null): string | null {
-  return value === null ? null : new Date(secondsFrom(value) * 1000).toISOString();
+  if (value === null) return null;
+  return new Date(value > 1e11 ? Math.round(value) : Math.round(value * 1000)).toISOString();
 }
 
 /**

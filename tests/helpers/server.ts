@@ -20,6 +20,8 @@ export async function freePort(): Promise<number> {
 }
 
 export interface RunningApp {
+  /** Set when the server runs on PostgreSQL rather than its embedded database. */
+  databaseUrl?: string;
   url: string;
   port: number;
   dataDir: string;
@@ -63,6 +65,7 @@ export async function startApp(options: { env?: Record<string, string | undefine
     url,
     port,
     dataDir,
+    databaseUrl: env.DATABASE_URL,
     logs: () => output,
     stop: async () => {
       if (child.exitCode === null) {

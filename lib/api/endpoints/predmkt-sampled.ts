@@ -1,3 +1,395 @@
-import type { EndpointContract } from "../contract";
+// Contracts of the endpoints that read the service's own sampled history (spec §4.1, §4.2, §4.4), and of the cron
+// route that runs the sampler. Definitions of every computed figure are in the descriptions, for users to read.
+import { z } from "zod";
+import { ABNORMAL_RULES } from "@/lib/analytics/abnormal";
+import { defineEndpoint } from "../contract";
+import { envelope, marketIdParam, slugParam } from "../schemas";
 
-export const endpoints: EndpointContract[] = [];
+// Parameters with defaults, typed as never-undefined after parsing (bad values are 400s naming the parameter).
+const boundedInt = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => z.enum(values).default(fallback as never);
+
+const SAMPLED_NOTE =
+  "Reads the service's own sampled data (`meta.source: \"sampled\"`); `meta.as_of` is the time of the sample the " +
+  "answer comes from. Before the first sampler pass has completed the answer is empty data with `meta.as_of: null` " +
+  "and `meta.note` saying so.";
+
+export const CHANGE_WINDOWS = ["1h", "24h", "7d", "30d"] as const;
+export const MOVER_WINDOWS = ["1m", "5m", "15m", "30m", "1h", "4h", "12h", "24h", "7d"] as const;
+export const HISTORY_WINDOWS = ["24h", "7d", "30d"] as const;
+export const EVENT_ORDERS = ["volume24hr", "volume", "liquidity"] as const;
+
+const CHANGE_DEFINITION =
+  "Change over a window W = probability at the latest sample (`meta.as_of`) − probability of the latest stored " +
+  "sample at or before `as_of − W`. Samples are stored when a price changes, plus an hourly heartbeat, so a stored " +
+  "sample's price holds until the next one. Windows up to 24 h read the 1-minute raw samples; 7 d reads 15-minute " +
+  "rollups and 30 d hourly rollups (a rollup point at bucket start t carries the bucket's closing price). An outcome " +
+  "with no sample that old (first sampled inside the window) is left out, not guessed. `change` is in probability " +
+  "points as a fraction (0.05 = +5 points).";
+
+const probability = z.number().min(0).max(1);
+const isoTime = z.string().describe("ISO 8601 UTC");
+
+export const StatsSchema = z
+  .object({
+    active_events: z.number().int(),
+    active_markets: z.number().int(),
+    volume_24h_usd: z.number(),
+    volume_usd: z.number(),
+    liquidity_usd: z.number(),
+    categories: z.number().int(),
+  })
+  .meta({ id: "Stats" });
+
+export const CategorySchema = z
+  .object({
+    slug: z.string(),
+    label: z.string(),
+    event_count: z.number().int(),
+    volume_24h_usd: z.number(),
+    liquidity_usd: z.number(),
+  })
+  .meta({ id: "Category" });
+
+export const EventSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    category: z.string().nullable().describe("Category slug"),
+    category_label: z.string().nullable(),
+    volume_24h_usd: z.number(),
+    volume_usd: z.number(),
+    liquidity_usd: z.number(),
+    end_date: isoTime.nullable(),
+    market_count: z.number().int().describe("Open markets of the event"),
+    active: z.boolean().describe("Open: active, not closed, not archived"),
+  })
+  .meta({ id: "Event" });
+
+export const OutcomeSchema = z
+  .object({
+    index: z.number().int(),
+    name: z.string(),
+    token_id: z.string().describe("CLOB token id, a 77-digit decimal string"),
+    probability: probability.nullable(),
+  })
+  .meta({ id: "Outcome" });
+
+export const MarketSchema = z
+  .object({
+    id: z.string(),
+    condition_id: z.string(),
+    slug: z.string(),
+    question: z.string(),
+    active: z.boolean(),
+    closed: z.boolean(),
+    volume_24h_usd: z.number(),
+    volume_usd: z.number(),
+    liquidity_usd: z.number(),
+    end_date: isoTime.nullable(),
+    outcomes: z.array(OutcomeSchema),
+  })
+  .meta({ id: "Market" });
+
+export const EventDetailSchema = EventSchema.extend({ markets: z.array(MarketSchema) }).meta({ id: "EventDetail" });
+
+export const ChangeSchema = z
+  .object({
+    market_id: z.string(),
+    question: z.string(),
+    event_slug: z.string(),
+    outcome: z.string(),
+    outcome_index: z.number().int(),
+    token_id: z.string(),
+    probability_now: probability,
+    probability_then: probability,
+    change: z.number().min(-1).max(1),
+    window: z.string(),
+    then_at: isoTime.describe("Time of the sample (or rollup bucket) `probability_then` comes from"),
+  })
+  .meta({ id: "ProbabilityChange" });
+
+export const MoverSchema = ChangeSchema.extend({ volume_24h_usd: z.number() }).meta({ id: "Mover" });
+
+export const TradeSchema = z
+  .object({
+    id: z.string(),
+    tx_hash: z.string(),
+    market_id: z.string().nullable(),
+    condition_id: z.string(),
+    event_slug: z.string().nullable(),
+    question: z.string().nullable(),
+    outcome: z.string().nullable(),
+    outcome_index: z.number().int().nullable(),
+    side: z.enum(["BUY", "SELL"]),
+    price: z.number(),
+    shares: z.number(),
+    usd_size: z.number(),
+    wallet: z.string(),
+    pseudonym: z.string().nullable(),
+    timestamp: isoTime,
+  })
+  .meta({ id: "Trade" });
+
+export const AbnormalTradeSchema = TradeSchema.extend({
+  score: z.number(),
+  robust_z: z.number().nullable().describe("Modified z-score of ln(usd_size); null with too few reference trades"),
+  market_median_usd: z.number().nullable(),
+  share_of_market_24h_volume: z.number().min(0).max(1),
+  reason: z.string(),
+}).meta({ id: "AbnormalTrade" });
+
+export const WhaleSchema = z
+  .object({
+    wallet: z.string(),
+    pseudonym: z.string().nullable(),
+    market_id: z.string(),
+    condition_id: z.string(),
+    question: z.string(),
+    outcome: z.string(),
+    outcome_index: z.number().int(),
+    token_id: z.string(),
+    shares: z.number(),
+    entry_price: z.number().nullable().describe("Average entry price; null when the upstream does not know it"),
+    current_price: z.number().nullable(),
+    value_usd: z.number(),
+    unrealized_pnl_usd: z.number().nullable(),
+    sampled_at: isoTime,
+  })
+  .meta({ id: "WhalePosition" });
+
+export const TickSchema = z
+  .object({
+    market_id: z.string(),
+    question: z.string(),
+    token_id: z.string(),
+    outcome: z.string(),
+    outcome_index: z.number().int(),
+    price: probability,
+    previous_price: probability.nullable(),
+    timestamp: isoTime,
+  })
+  .meta({ id: "PriceTick" });
+
+export const HistorySeriesSchema = z
+  .object({
+    market_id: z.string(),
+    question: z.string(),
+    outcome: z.string(),
+    token_id: z.string(),
+    resolution_s: z.number().int().describe("60 (raw samples), 900 or 3600 (rollups)"),
+    points: z.array(z.object({ t: z.number().int().describe("Unix seconds"), p: probability })),
+  })
+  .meta({ id: "HistorySeries" });
+
+const listMeta = "Lists carry `meta.count` (and `meta.limit`, `meta.offset`, `meta.total` where paged).";
+
+export const statsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/stats",
+  summary: "Global snapshot",
+  description: `Open (active, not closed, not archived) events and markets, their summed 24 h volume, total volume and liquidity. ${SAMPLED_NOTE}`,
+  tags: ["Events and markets"],
+  access: "key",
+  response: envelope(StatsSchema),
+});
+
+export const categoriesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/categories",
+  summary: "Categories",
+  description:
+    "Every category of open events with event count, 24 h volume and liquidity, busiest first (no paging). An " +
+    "event's category is the first of its tags that is a top-level section (politics, sports, crypto, ...), " +
+    `else its first tag. ${SAMPLED_NOTE}`,
+  tags: ["Events and markets"],
+  access: "key",
+  response: envelope(z.array(CategorySchema)),
+});
+
+export const eventsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/events",
+  summary: "Open events",
+  description: `Open events, filtered by category and title, sorted and paged. ${listMeta} ${SAMPLED_NOTE}`,
+  tags: ["Events and markets"],
+  access: "key",
+  query: z.object({
+    category: slugParam.optional().describe("Category slug (see /api/predmkt/categories)"),
+    order: oneOf(EVENT_ORDERS, "volume24hr").describe("Sort key, descending"),
+    q: z.string().trim().min(1).max(200).optional().describe("Case-insensitive substring of the title (1-200 chars)"),
+    limit: boundedInt(1, 500, 50),
+    offset: boundedInt(0, 10_000, 0),
+  }),
+  response: envelope(z.array(EventSchema)),
+});
+
+export const eventEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/events/{slug}",
+  summary: "One event with its markets",
+  description: `The event with every market and each outcome's current probability (latest sample). ${SAMPLED_NOTE} An unknown slug is a 404.`,
+  tags: ["Events and markets"],
+  access: "key",
+  params: z.object({ slug: slugParam }),
+  response: envelope(EventDetailSchema),
+});
+
+export const changesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/events/{slug}/changes",
+  summary: "Probability changes of an event's outcomes",
+  description: `One row per outcome of every market of the event, in market order. ${CHANGE_DEFINITION} ${SAMPLED_NOTE}`,
+  tags: ["Events and markets"],
+  access: "key",
+  params: z.object({ slug: slugParam }),
+  query: z.object({ window: oneOf(CHANGE_WINDOWS, "24h") }),
+  response: envelope(z.array(ChangeSchema)),
+});
+
+export const moversEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/movers",
+  summary: "Biggest probability moves",
+  description:
+    "Open markets ranked by the absolute change of their first outcome (the Yes side of a binary market) over the " +
+    "window; ties by 24 h volume, then market id. " +
+    `${CHANGE_DEFINITION} ${SAMPLED_NOTE}`,
+  tags: ["Movers and large traders"],
+  access: "key",
+  query: z.object({
+    window: oneOf(MOVER_WINDOWS, "24h"),
+    limit: boundedInt(1, 500, 20),
+  }),
+  response: envelope(z.array(MoverSchema)),
+});
+
+export const abnormalEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/abnormal",
+  summary: "Abnormal single trades",
+  description:
+    "Trades of the last 24 h that are unusually large for their own market, highest score first. Each trade is " +
+    "scored against its market, not a fixed dollar line: x = ln(usd_size); over the market's sampled trades of the " +
+    "last 7 days (median m, median absolute deviation MAD of ln usd), robust_z = 0.6745·(x − m)/max(MAD, " +
+    `${ABNORMAL_RULES.madFloor}) (Iglewicz–Hoaglin modified z-score); share = usd_size / max(market 24 h volume, usd_size); ` +
+    `score = max(robust_z, 0)/${ABNORMAL_RULES.zThreshold} + share/${ABNORMAL_RULES.shareThreshold}. A trade is ` +
+    `abnormal when score ≥ ${ABNORMAL_RULES.scoreThreshold} and usd_size ≥ $${ABNORMAL_RULES.minUsd}: a modified z of ` +
+    `${ABNORMAL_RULES.zThreshold} alone, or ${ABNORMAL_RULES.shareThreshold * 100} % of the market's day alone, is ` +
+    `enough. With fewer than ${ABNORMAL_RULES.minReferenceTrades} reference trades only the share term counts. ` +
+    `\`reason\` says why in words. ${SAMPLED_NOTE}`,
+  tags: ["Movers and large traders"],
+  access: "key",
+  query: z.object({ limit: boundedInt(1, 500, 50) }),
+  response: envelope(z.array(AbnormalTradeSchema)),
+});
+
+export const whalesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/whales",
+  summary: "Largest open positions",
+  description:
+    "Positions of the top holders of the biggest open markets (refreshed about every 10 minutes), ranked by value " +
+    "= shares × current probability; unrealized PnL = shares × (current − entry price). Ties by wallet. " +
+    SAMPLED_NOTE,
+  tags: ["Movers and large traders"],
+  access: "key",
+  query: z.object({ limit: boundedInt(1, 500, 50) }),
+  response: envelope(z.array(WhaleSchema)),
+});
+
+export const tradesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/trades",
+  summary: "Global trade tape",
+  description:
+    "Sampled trades across all markets, newest first (ties by id). One upstream fill is one row however often " +
+    `the sampler saw it. \`min_usd\` keeps trades of at least that USD size (shares × price). ${SAMPLED_NOTE}`,
+  tags: ["Movers and large traders"],
+  access: "key",
+  query: z.object({
+    min_usd: z.coerce.number().min(0).default(0).describe("Minimum USD size"),
+    limit: boundedInt(1, 500, 100),
+  }),
+  response: envelope(z.array(TradeSchema)),
+});
+
+export const liveEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/live",
+  summary: "Latest price ticks",
+  description:
+    "The most recent sampled price changes across open markets, newest first (ties by market and outcome). A tick " +
+    "is a stored sample whose price differs from the outcome's previous stored sample (hourly heartbeats of an " +
+    `unchanged price are not ticks); \`previous_price\` is null for an outcome's first sample. ${SAMPLED_NOTE}`,
+  tags: ["Movers and large traders"],
+  access: "key",
+  query: z.object({ limit: boundedInt(1, 500, 50) }),
+  response: envelope(z.array(TickSchema)),
+});
+
+export const historyEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/predmkt/markets/{id}/history",
+  summary: "Sampled price history of one market",
+  description:
+    "One series for the market's first outcome (the Yes side of a binary market): `24h` from 1-minute raw " +
+    "samples, `7d` from 15-minute and `30d` from hourly rollups (point at bucket start, closing price). Samples are " +
+    "stored on change plus an hourly heartbeat, so the series is a step function: the first point is the last " +
+    "sample at or before the window's start (if any) and the last point is the current probability at " +
+    `\`meta.as_of\`. ${SAMPLED_NOTE} An unknown market is a 404.`,
+  tags: ["History"],
+  access: "key",
+  params: z.object({ id: marketIdParam }),
+  query: z.object({ window: oneOf(HISTORY_WINDOWS, "24h") }),
+  response: envelope(HistorySeriesSchema),
+});
+
+export const CronResultSchema = z
+  .object({
+    status: z.enum(["ok", "failed", "skipped"]),
+    run_id: z.number().int().nullable(),
+    started_at: isoTime,
+    finished_at: isoTime,
+    counts: z.object({
+      events: z.number().int(),
+      markets: z.number().int(),
+      outcomes: z.number().int(),
+      samples: z.number().int(),
+      trades: z.number().int(),
+      whales: z.number().int(),
+    }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: "SamplerPass" });
+
+export const cronSampleEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/cron/sample",
+  summary: "Run one sampler pass (Vercel cron)",
+  description:
+    "Runs one pass synchronously and answers its summary. Needs `Authorization: Bearer <CRON_SECRET>` (no API " +
+    "key); a missing or wrong secret is a 401. If another pass holds the lease the answer is 200 with " +
+    "`status: \"skipped\"`; a pass that failed upstream answers 200 with `status: \"failed\"` and the error (what it " +
+    "committed is kept).",
+  tags: ["System"],
+  access: "public",
+  response: z.object({ data: CronResultSchema }),
+  errors: [401],
+});
+
+export const endpoints = [
+  statsEndpoint,
+  categoriesEndpoint,
+  eventsEndpoint,
+  eventEndpoint,
+  changesEndpoint,
+  moversEndpoint,
+  abnormalEndpoint,
+  whalesEndpoint,
+  tradesEndpoint,
+  liveEndpoint,
+  historyEndpoint,
+  cronSampleEndpoint,
+];

@@ -241,16 +241,23 @@ contract MockVotingV2 {
 
     function seedReveal(address voter, address caller, bytes32 identifier, uint256 time, bytes calldata ancillaryData, int256 price) external {
         require(getVotePhase() == Phase.Reveal, "not reveal phase");
-        uint32 roundId = getCurrentRoundId();
+        _freezeRound(getCurrentRoundId());
+        _emitReveal(voter, caller, identifier, time, ancillaryData, price);
+    }
+
+    function _emitReveal(address voter, address caller, bytes32 identifier, uint256 time, bytes memory ancillaryData, int256 price) private {
+        uint128 numTokens = voterStakes[voter].stake;
+        emit VoteRevealed(voter, caller, getCurrentRoundId(), identifier, time, ancillaryData, price, numTokens);
+    }
+
+    // The real contract freezes the round's thresholds at its first reveal; before that they read as zero.
+    function _freezeRound(uint32 roundId) private {
         Round storage round = rounds[roundId];
-        // The real contract freezes the round's thresholds at its first reveal; before that they read as zero.
-        if (round.cumulativeStakeAtRound == 0) {
-            round.slashingLibrary = SLASHING_LIBRARY;
-            round.minParticipationRequirement = gat;
-            round.minAgreementRequirement = uint128((uint256(spat) * cumulativeStake) / 1e18);
-            round.cumulativeStakeAtRound = cumulativeStake;
-        }
-        emit VoteRevealed(voter, caller, roundId, identifier, time, ancillaryData, price, voterStakes[voter].stake);
+        if (round.cumulativeStakeAtRound != 0) return;
+        round.slashingLibrary = SLASHING_LIBRARY;
+        round.minParticipationRequirement = gat;
+        round.minAgreementRequirement = uint128((uint256(spat) * cumulativeStake) / 1e18);
+        round.cumulativeStakeAtRound = cumulativeStake;
     }
 
     function seedRoll(bytes32 identifier, uint256 time, bytes calldata ancillaryData) external {

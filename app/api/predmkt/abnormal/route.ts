@@ -1,0 +1,8 @@
+import { abnormalEndpoint } from "@/lib/api/endpoints/predmkt-sampled";
+import { withApi } from "@/lib/api/with-api";
+import { abnormalTrades } from "@/lib/predmkt/trades";
+
+export const dynamic = "force-dynamic";
+
+// GET /api/predmkt/abnormal – trades unusually large for their own market
+export const GET = withApi(abnormalEndpoint, async ({ query }) => abnormalTrades(query.limit));

@@ -1,0 +1,39 @@
+// The slices of UMA's published ABIs (`@uma/contracts-node` 0.4.28, see reference/uma-oracle.md) that the oracle
+// endpoints read. Signatures are verbatim, so selectors and topics are the real ones (tests/unit/oracle/selectors).
+// `getVoterStakePostUpdate` is non-view on chain (it applies pending slashes first); it is declared `view` here only
+// so viem lets us eth_call it, which is how UMA's own voter dapp reads it. Mutability does not change a selector.
+import { parseAbi } from "viem";
+
+export const votingV2Abi = parseAbi([
+  "function getCurrentRoundId() view returns (uint32)",
+  "function getVotePhase() view returns (uint8)",
+  "function getRoundEndTime(uint256 roundId) view returns (uint256)",
+  "function voteTiming() view returns (uint256 phaseLength)",
+  "function rounds(uint256) view returns (address slashingLibrary, uint128 minParticipationRequirement, uint128 minAgreementRequirement, uint128 cumulativeStakeAtRound, uint32 numberOfRequestsToVote)",
+  "function getPendingRequests() view returns ((uint32 lastVotingRound, bool isGovernance, uint64 time, uint32 rollCount, bytes32 identifier, bytes ancillaryData)[])",
+  "function getNumberOfPriceRequests() view returns (uint256 numberPendingPriceRequests, uint256 numberResolvedPriceRequests)",
+  "function getPriceRequestStatuses((bytes32 identifier, uint256 time, bytes ancillaryData)[] requests) view returns ((uint8 status, uint32 lastVotingRound)[])",
+  "function voterStakes(address) view returns (uint128 stake, uint128 pendingUnstake, uint128 rewardsPaidPerToken, uint128 outstandingRewards, int128 unappliedSlash, uint64 nextIndexToProcess, uint64 unstakeTime, address delegate)",
+  "function getVoterStakePostUpdate(address voter) view returns (uint128)",
+  "function cumulativeStake() view returns (uint128)",
+  "function gat() view returns (uint128)",
+  "function spat() view returns (uint64)",
+  "event Staked(address indexed voter, address indexed from, uint128 amount, uint128 voterStake, uint128 voterPendingUnstake, uint128 cumulativeStake)",
+  "event VoteRevealed(address indexed voter, address indexed caller, uint32 roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData, int256 price, uint128 numTokens)",
+  "event RequestAdded(address indexed requester, uint32 indexed roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData, bool isGovernance)",
+  "event RequestRolled(bytes32 indexed identifier, uint256 indexed time, bytes ancillaryData, uint32 rollCount)",
+  "event RequestResolved(uint32 indexed roundId, uint256 indexed resolvedPriceRequestIndex, bytes32 indexed identifier, uint256 time, bytes ancillaryData, int256 price)",
+]);
+
+export const optimisticOracleV2Abi = parseAbi([
+  "function getState(address requester, bytes32 identifier, uint256 timestamp, bytes ancillaryData) view returns (uint8)",
+  "function getRequest(address requester, bytes32 identifier, uint256 timestamp, bytes ancillaryData) view returns ((address proposer, address disputer, address currency, bool settled, (bool eventBased, bool refundOnDispute, bool callbackOnPriceProposed, bool callbackOnPriceDisputed, bool callbackOnPriceSettled, uint256 bond, uint256 customLiveness) requestSettings, int256 proposedPrice, int256 resolvedPrice, uint256 expirationTime, uint256 reward, uint256 finalFee))",
+  "event DisputePrice(address indexed requester, address indexed proposer, address indexed disputer, bytes32 identifier, uint256 timestamp, bytes ancillaryData, int256 proposedPrice)",
+]);
+
+export const oracleChildTunnelAbi = parseAbi([
+  "event PriceRequestBridged(address indexed requester, bytes32 identifier, uint256 time, bytes ancillaryData, bytes32 indexed childRequestId, bytes32 indexed parentRequestId)",
+]);
+
+/** VotingV2 events the mainnet scan collects, in one eth_getLogs per block range (topic0 OR-list). */
+export const VOTING_SCAN_EVENTS = ["Staked", "VoteRevealed", "RequestAdded", "RequestRolled", "RequestResolved"] as const;

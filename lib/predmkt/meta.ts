@@ -1,0 +1,30 @@
+// `meta` for sampled answers, and the "as of" time of each kind of sampled data (set by the sampler per stage).
+import type { Db } from "@/lib/db/client";
+import type { Meta } from "@/lib/api/schemas";
+import { STATE } from "@/lib/sampler/pass";
+
+export type SampledKind = keyof typeof STATE;
+
+export const NOT_SAMPLED_NOTE = "no sampler pass has completed yet";
+
+export async function asOf(db: Db, kind: Exclude<SampledKind, "tradesWatermark">): Promise<Date | null> {
+  const row = await db.samplerState.findUnique({ where: { key: STATE[kind] }, select: { at: true } });
+  return row?.at ?? null;
+}
+
+export function sampledMeta(at: Date | null, extra: Omit<Meta, "source" | "as_of"> = {}): Meta {
+  return { source: "sampled", as_of: at ? at.toISOString() : null, ...extra, ...(at ? {} : { note: NOT_SAMPLED_NOTE }) };
+}
+
+export const WINDOW_SECONDS: Record<string, number> = {
+  "1m": 60,
+  "5m": 300,
+  "15m": 900,
+  "30m": 1800,
+  "1h": 3600,
+  "4h": 4 * 3600,
+  "12h": 12 * 3600,
+  "24h": 86_400,
+  "7d": 7 * 86_400,
+  "30d": 30 * 86_400,
+};

@@ -1,0 +1,108 @@
+// Read services for probability changes (one event) and movers (all open markets): the sample at or before each
+// outcome's window start is fetched by one index seek per outcome, and the pure analytics decide.
+import type { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import type { ChangeSchema, MoverSchema } from "@/lib/api/endpoints/predmkt-sampled";
+import { changeOverWindow, roundProbability } from "@/lib/analytics/changes";
+import { rankMovers } from "@/lib/analytics/movers";
+import { type Db, getDb } from "@/lib/db/client";
+import { RAW_RESOLUTION_S } from "@/lib/sampler/config";
+import { asOf, NOT_SAMPLED_NOTE, sampledMeta, WINDOW_SECONDS } from "./meta";
+
+type Change = z.infer<typeof ChangeSchema>;
+type Mover = z.infer<typeof MoverSchema>;
+
+/** Windows up to a day read raw samples (kept 48 h); a week reads 15-minute rollups (8 d); longer, hourly (31 d). */
+export function resolutionForWindow(windowSeconds: number): number {
+  if (windowSeconds <= 86_400) return RAW_RESOLUTION_S;
+  if (windowSeconds <= 7 * 86_400) return 900;
+  return 3600;
+}
+
+interface Row {
+  token_id: string;
+  market_id: string;
+  index: number;
+  name: string;
+  price: number;
+  priced_at: Date;
+  first_sampled_at: Date | null;
+  question: string;
+  event_slug: string;
+  volume_24h_usd: number;
+  then_t: Date;
+  then_p: number;
+}
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+async function changeRows(db: Db, filter: string, params: unknown[], window: string): Promise<(Change & { volume_24h_usd: number })[]> {
+  const windowSeconds = WINDOW_SECONDS[window];
+  const rows = await db.$queryRawUnsafe<Row[]>(
+    `SELECT o.token_id, o.market_id, o.index, o.name, o.price, o.priced_at, o.first_sampled_at,
+            m.question, m.event_slug, m.volume_24h_usd, s.t AS then_t, s.price AS then_p
+     FROM outcomes o
+     JOIN markets m ON m.id = o.market_id
+     JOIN LATERAL (
+       SELECT ps.t, ps.price FROM price_samples ps
+       WHERE ps.resolution_s = $1 AND ps.outcome_id = o.id AND ps.t <= o.priced_at - make_interval(secs => $2)
+       ORDER BY ps.t DESC LIMIT 1) s ON true
+     WHERE o.price IS NOT NULL AND ${filter}
+     ORDER BY m.position, m.id, o.index`,
+    resolutionForWindow(windowSeconds),
+    windowSeconds,
+    ...params,
+  );
+  const out: (Change & { volume_24h_usd: number })[] = [];
+  for (const r of rows) {
+    const now = { t: seconds(r.priced_at), p: r.price };
+    const result = changeOverWindow([{ t: seconds(r.then_t), p: r.then_p }, now], now.t, windowSeconds, {
+      firstSampledAt: r.first_sampled_at ? seconds(r.first_sampled_at) : null,
+    });
+    if (!result) continue;
+    out.push({
+      market_id: r.market_id,
+      question: r.question,
+      event_slug: r.event_slug,
+      outcome: r.name,
+      outcome_index: r.index,
+      token_id: r.token_id,
+      probability_now: roundProbability(result.now.p),
+      probability_then: roundProbability(result.then.p),
+      change: result.change,
+      window,
+      then_at: r.then_t.toISOString(),
+      volume_24h_usd: Math.round(r.volume_24h_usd * 100) / 100,
+    });
+  }
+  return out;
+}
+
+export async function eventChanges(slug: string, window: string) {
+  const db = await getDb();
+  const at = await asOf(db, "prices");
+  const event = await db.event.findUnique({ where: { slug }, select: { id: true } });
+  if (!event) throw new ApiError("not_found", at ? `No event with slug '${slug}'.` : `No event with slug '${slug}' (${NOT_SAMPLED_NOTE}).`);
+  if (!at) return { data: [], meta: sampledMeta(null, { count: 0, window }) };
+  const rows = await changeRows(db, "m.event_id = $3", [event.id], window);
+  const data = rows.map(({ volume_24h_usd: _, ...change }) => change);
+  return { data, meta: sampledMeta(at, { count: data.length, window }) };
+}
+
+// Movers only change when a pass completes: rank once per (as_of, window) and serve slices of that.
+const moversCache = new Map<string, Mover[]>();
+
+export async function movers(window: string, limit: number) {
+  const db = await getDb();
+  const at = await asOf(db, "prices");
+  if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit, window }) };
+  const key = `${at.toISOString()}|${window}`;
+  let ranked = moversCache.get(key);
+  if (!ranked) {
+    ranked = rankMovers(await changeRows(db, "m.open AND o.index = 0", [], window), 500);
+    if (moversCache.size > 32) moversCache.clear();
+    moversCache.set(key, ranked);
+  }
+  const data = ranked.slice(0, limit);
+  return { data, meta: sampledMeta(at, { count: data.length, limit, window }) };
+}

@@ -1,0 +1,419 @@
+// The typed clients against every recorded Polymarket response in ../shared/fixtures/polymarket: each field of our
+// normalised output is checked against the value in the fixture.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { clearLocalCache, clob, data, gamma } from "@/lib/upstream";
+import { pointUpstreamAt, type Stub, startStub } from "./stub-server";
+
+const FIXTURES = path.resolve(__dirname, "../../../../shared/fixtures/polymarket");
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8"));
+
+const eventFixture = fixture("gamma_events_by_slug__nautilus_gamma_event.json");
+const marketFixture = fixture("gamma_market__nautilus_gamma_market.json");
+const searchFixture = fixture("gamma_public_search__nautilus_search_response.json");
+const tagsFixture = fixture("gamma_tags__nautilus_gamma_tags.json");
+const tradesV1Fixture = fixture("data_api_trades_v1__swift_test_real_capture.json");
+const tradesV2Fixture = fixture("data_api_v2_trades__nautilus_captured_sanitized.json");
+const holdersFixture = fixture("data_api_holders_token_group__tnn225_poly-market-maker.json");
+const bookFixture = fixture("clob_book__nautilus_http_book.json");
+const wsLastTradeFixture = fixture("ws_market_last_trade_price__nautilus.json");
+const wsPriceChangeFixture = fixture("ws_market_price_change__nautilus_price_change_v2.json");
+
+let stub: Stub;
+let restore: () => void;
+
+beforeAll(async () => {
+  stub = await startStub();
+  restore = pointUpstreamAt(stub.url, { UPSTREAM_TIMEOUT_MS: 2000 });
+});
+afterAll(async () => {
+  restore();
+  await stub.close();
+});
+beforeEach(() => clearLocalCache());
+
+const iso = (text: string) => new Date(text).toISOString();
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function expectMarketMatches(actual: Awaited<ReturnType<typeof gamma.getMarket>>, raw: any, eventSlug: string | null, eventId: string | null) {
+  expect(actual).not.toBeNull();
+  const m = actual!;
+  const names = JSON.parse(raw.outcomes);
+  const prices = JSON.parse(raw.outcomePrices);
+  const tokens = JSON.parse(raw.clobTokenIds);
+  expect(m.id).toBe(raw.id);
+  expect(m.condition_id).toBe(raw.conditionId);
+  expect(m.slug).toBe(raw.slug);
+  expect(m.question).toBe(raw.question);
+  expect(m.group_item_title).toBe(raw.groupItemTitle ?? null);
+  expect(m.active).toBe(raw.active);
+  expect(m.closed).toBe(raw.closed);
+  expect(m.archived).toBe(raw.archived);
+  expect(m.accepting_orders).toBe(raw.acceptingOrders);
+  expect(m.volume_usd).toBe(raw.volumeNum);
+  expect(m.volume_usd).toBe(Number(raw.volume)); // the string twin agrees
+  expect(m.volume_24h_usd).toBe(raw.volume24hr);
+  expect(m.liquidity_usd).toBe(raw.liquidityNum);
+  expect(m.best_bid).toBe(raw.bestBid);
+  expect(m.best_ask).toBe(raw.bestAsk);
+  expect(m.spread).toBe(raw.spread);
+  expect(m.last_trade_price).toBe(raw.lastTradePrice);
+  // Missing price-change keys are null, not 0.
+  expect(m.one_hour_price_change).toBe(raw.oneHourPriceChange ?? null);
+  expect(m.one_day_price_change).toBe(raw.oneDayPriceChange ?? null);
+  expect(m.one_week_price_change).toBe(raw.oneWeekPriceChange ?? null);
+  expect(m.one_month_price_change).toBe(raw.oneMonthPriceChange ?? null);
+  expect(m.start_date).toBe(iso(raw.startDate));
+  expect(m.end_date).toBe(iso(raw.endDate));
+  expect(m.neg_risk).toBe(raw.negRisk);
+  expect(m.uma_resolution_status).toBe(raw.umaResolutionStatus ?? null);
+  expect(m.event_slug).toBe(eventSlug);
+  expect(m.event_id).toBe(eventId);
+  expect(m.outcomes).toEqual(names.map((name: string, index: number) => ({ index, name, token_id: tokens[index], price: Number(prices[index]) })));
+  for (const o of m.outcomes) {
+    expect(typeof o.token_id).toBe("string");
+    expect(o.token_id).toMatch(/^\d{76,78}$/);
+  }
+}
+
+describe("gamma client against recorded responses", () => {
+  it("getEventBySlug normalises the real event (array form of /events?slug=) field by field", async () => {
+    const raw = eventFixture[0];
+    stub.route(`/gamma/events/slug/${raw.slug}`, { json: eventFixture });
+    const event = await gamma.getEventBySlug(raw.slug);
+    expect(event).not.toBeNull();
+    const e = event!;
+    expect(e.id).toBe(raw.id);
+    expect(e.slug).toBe(raw.slug);
+    expect(e.title).toBe(raw.title);
+    expect(e.description).toBe(raw.description);
+    expect([e.active, e.closed, e.archived]).toEqual([raw.active, raw.closed, raw.archived]);
+    expect(e.open).toBe(true);
+    expect(e.volume_usd).toBe(raw.volume);
+    expect(e.volume_24h_usd).toBe(raw.volume24hr);
+    expect(e.volume_1wk_usd).toBe(raw.volume1wk);
+    expect(e.liquidity_usd).toBe(raw.liquidity);
+    expect(e.open_interest_usd).toBe(raw.openInterest);
+    expect(e.start_date).toBe(iso(raw.startDate));
+    expect(e.end_date).toBe(iso(raw.endDate));
+    expect(e.neg_risk).toBe(raw.negRisk);
+    expect(e.category).toBe(null);
+    expect(e.image).toBe(raw.image);
+    expect(e.tags).toEqual(raw.tags.map((t: { id: string; slug: string; label: string }) => ({ id: t.id, slug: t.slug, label: t.label })));
+    expect(e.markets).toHaveLength(raw.markets.length);
+    raw.markets.forEach((m: unknown, i: number) => expectMarketMatches(e.markets[i], m, raw.slug, raw.id));
+    // The Whitmer market has oneWeekPriceChange but no oneDayPriceChange key.
+    expect(e.markets[1].one_day_price_change).toBeNull();
+    expect(e.markets[1].one_week_price_change).toBe(-0.0025);
+  });
+
+  it("getEventBySlug also accepts the single-object form and answers null for an unknown slug", async () => {
+    stub.route("/gamma/events/slug/single-form", { json: { ...eventFixture[0], slug: "single-form" } });
+    expect((await gamma.getEventBySlug("single-form"))?.id).toBe(eventFixture[0].id);
+    expect(await gamma.getEventBySlug("no-such-event")).toBeNull();
+    stub.route("/gamma/events/slug/empty-array", { json: [] });
+    expect(await gamma.getEventBySlug("empty-array")).toBeNull();
+  });
+
+  it("getMarket by Gamma id normalises the real market, including its events[0] back-reference", async () => {
+    stub.route(`/gamma/markets/${marketFixture.id}`, { json: marketFixture });
+    const market = await gamma.getMarket(marketFixture.id);
+    expectMarketMatches(market, marketFixture, marketFixture.events[0].slug, marketFixture.events[0].id);
+    expect(market!.outcomes.map((o) => o.name)).toEqual(["Up", "Down"]);
+    expect(market!.outcomes[0].token_id).toBe("104239898038807136052399800151408521467737075933964991162589336683346093173875");
+  });
+
+  it("getMarket by condition id queries /markets?condition_ids= and picks the matching row", async () => {
+    stub.route("/gamma/markets", (req) => ({ json: req.query.getAll("condition_ids").includes(marketFixture.conditionId) ? [marketFixture] : [] }));
+    const market = await gamma.getMarket(marketFixture.conditionId.toUpperCase().replace("0X", "0x"));
+    expect(market?.id).toBe(marketFixture.id);
+    expect(await gamma.getMarket(`0x${"ab".repeat(32)}`)).toBeNull();
+    expect(await gamma.getMarket("999999999")).toBeNull(); // stub 404
+  });
+
+  it("listTags returns id, slug and label of every row", async () => {
+    stub.route("/gamma/tags", { json: tagsFixture });
+    const tags = await gamma.listTags();
+    expect(tags).toEqual(tagsFixture.map((t: { id: string; slug: string; label: string }) => ({ id: t.id, slug: t.slug, label: t.label })));
+  });
+
+  it("search returns the events and the pagination of /public-search", async () => {
+    stub.route("/gamma/public-search", (req) => ({ json: req.query.get("q") === "bitcoin" ? searchFixture : { events: [] } }));
+    const result = await gamma.search("bitcoin");
+    expect(result.has_more).toBe(searchFixture.pagination.hasMore);
+    expect(result.total).toBe(searchFixture.pagination.totalResults);
+    expect(result.events).toHaveLength(1);
+    const raw = searchFixture.events[0];
+    expect(result.events[0].slug).toBe(raw.slug);
+    expect(result.events[0].volume_24h_usd).toBe(raw.volume24hr);
+    expectMarketMatches(result.events[0].markets[0], raw.markets[0], raw.slug, raw.id);
+    expect(result.events[0].tags.map((t) => t.slug)).toEqual(raw.tags.map((t: { slug: string }) => t.slug));
+  });
+
+  it("listEventsPage sends after_cursor, returns next_cursor, and stops on a repeated cursor", async () => {
+    stub.route("/gamma/events/keyset", (req) => {
+      const cursor = req.query.get("after_cursor");
+      expect(req.query.get("offset")).toBeNull();
+      if (!cursor) return { json: { events: eventFixture, next_cursor: "c1" } };
+      if (cursor === "c1") return { json: { $schema: "x", events: [marketFixture.events[0]], next_cursor: "c1" } }; // cursor stuck
+      return { json: { events: [] } };
+    });
+    const first = await gamma.listEventsPage({ limit: 1 });
+    expect(first.events.map((e) => e.id)).toEqual([eventFixture[0].id]);
+    expect(first.next_cursor).toBe("c1");
+    const second = await gamma.listEventsPage({ cursor: "c1", limit: 1 });
+    expect(second.events.map((e) => e.slug)).toEqual([marketFixture.events[0].slug]);
+    expect(second.next_cursor).toBeNull();
+    const pages = [];
+    for await (const page of gamma.iterateEvents({ limit: 1 })) pages.push(page.map((e) => e.id));
+    expect(pages).toEqual([[eventFixture[0].id], [marketFixture.events[0].id]]);
+    const sent = stub.requests.filter((r) => r.path === "/gamma/events/keyset")[0].query;
+    expect([sent.get("active"), sent.get("closed"), sent.get("archived"), sent.get("limit")]).toEqual(["true", "false", "false", "1"]);
+  });
+});
+
+describe("data client against recorded responses", () => {
+  it("listTrades normalises v1 rows (camelCase, bare array) field by field", async () => {
+    stub.route("/data/trades", { json: tradesV1Fixture });
+    const { trades, next_cursor } = await data.listTrades({ market: tradesV1Fixture[0].conditionId, limit: 2 });
+    expect(next_cursor).toBeNull();
+    expect(trades).toHaveLength(2);
+    tradesV1Fixture.forEach((raw: Record<string, never>, i: number) => {
+      const t = trades[i];
+      expect(t.tx_hash).toBe(raw.transactionHash);
+      expect(t.condition_id).toBe(raw.conditionId);
+      expect(t.token_id).toBe(raw.asset);
+      expect(t.market_id).toBeNull();
+      expect(t.event_slug).toBe(raw.eventSlug);
+      expect(t.market_slug).toBe(raw.slug);
+      expect(t.question).toBe(raw.title);
+      expect(t.outcome).toBe(raw.outcome);
+      expect(t.outcome_index).toBe(raw.outcomeIndex);
+      expect(t.side).toBe(raw.side);
+      expect(t.price).toBe(raw.price);
+      expect(t.shares).toBe(raw.size);
+      expect(t.usd_size).toBeCloseTo((raw.size as number) * (raw.price as number), 10);
+      expect(t.wallet).toBe(raw.proxyWallet);
+      expect(t.pseudonym).toBe(raw.pseudonym === "" ? null : raw.pseudonym);
+      expect(t.name).toBe(raw.name === "" ? null : raw.name);
+      expect(t.timestamp_s).toBe(raw.timestamp); // seconds stay seconds
+      expect(t.timestamp).toBe(new Date((raw.timestamp as number) * 1000).toISOString());
+      expect(t.id).toMatch(/^[0-9a-f]{32}$/);
+    });
+    expect(trades[0].id).not.toBe(trades[1].id); // same timestamp and token, different fills
+    const sent = stub.requests.filter((r) => r.path === "/data/trades").at(-1)!.query;
+    expect(sent.get("market")).toBe(tradesV1Fixture[0].conditionId);
+    expect(sent.get("takerOnly")).toBe("true");
+  });
+
+  it("listTrades normalises v2 rows (snake_case, {data, pagination}) field by field and sends v2 params", async () => {
+    stub.route("/data/v2/trades", { json: tradesV2Fixture });
+    const { trades, next_cursor } = await data.listTrades({ version: "v2", eventId: "123", side: "BUY", minUsd: 1 });
+    expect(next_cursor).toBeNull();
+    // side=BUY re-applied locally: the SELL row of the fixture is dropped even though the stub ignores the filter.
+    const buys = tradesV2Fixture.data.filter((r: { side: string }) => r.side === "BUY");
+    expect(trades).toHaveLength(buys.length);
+    buys.forEach((raw: Record<string, never>, i: number) => {
+      const t = trades[i];
+      expect(t.tx_hash).toBe(raw.transaction_hash);
+      expect(t.condition_id).toBe(raw.condition_id);
+      expect(t.token_id).toBe(raw.token_id);
+      expect(t.event_slug).toBe(raw.event_slug);
+      expect(t.market_slug).toBe(raw.slug);
+      expect(t.question).toBe(raw.title);
+      expect(t.outcome).toBe(raw.outcome);
+      expect(t.outcome_index).toBe(raw.outcome_index);
+      expect(t.side).toBe("BUY");
+      expect(t.price).toBe(raw.price);
+      expect(t.shares).toBe(raw.size);
+      expect(t.usd_size).toBeCloseTo((raw.size as number) * (raw.price as number), 10);
+      expect(t.wallet).toBe(raw.proxy_wallet);
+      expect(t.pseudonym).toBe(raw.pseudonym);
+      expect(t.name).toBe(raw.name);
+      expect(t.timestamp_s).toBe(raw.timestamp);
+    });
+    const sent = stub.requests.filter((r) => r.path === "/data/v2/trades").at(-1)!.query;
+    expect([sent.get("event_id"), sent.get("side"), sent.get("filter_type"), sent.get("filter_amount")]).toEqual(["123", "BUY", "CASH", "1"]);
+  });
+
+  it("listTrades min_usd keeps only trades with shares × price ≥ the bound, newest first", async () => {
+    stub.route("/data/v2/trades", { json: tradesV2Fixture });
+    const { trades } = await data.listTrades({ version: "v2", minUsd: 60 });
+    // 92.59 × 0.7 = 64.8 and 244 × 0.297 = 72.5 qualify; 1.46 × 0.71 does not.
+    expect(trades.map((t) => t.shares)).toEqual([92.59, 244]);
+    expect(trades[0].timestamp_s).toBeGreaterThan(trades[1].timestamp_s);
+  });
+
+  it("listTrades passes the v2 cursor through both ways", async () => {
+    stub.route("/data/v2/trades", (req) => ({
+      json: { data: req.query.get("cursor") === "abc" ? [] : tradesV2Fixture.data, pagination: { has_more: true, next_cursor: "abc" } },
+    }));
+    const first = await data.listTrades({ version: "v2" });
+    expect(first.next_cursor).toBe("abc");
+    const second = await data.listTrades({ cursor: "abc" });
+    expect(second.trades).toEqual([]);
+  });
+
+  it("getHolders normalises the v1 token group (holders keyed by condition id) field by field", async () => {
+    const conditionId = `0x${"c".repeat(64)}`;
+    stub.route("/data/holders", (req) => ({ json: req.query.get("market") === conditionId ? [holdersFixture] : [] }));
+    const groups = await data.getHolders(conditionId, 20);
+    expect(groups).toHaveLength(1);
+    expect(groups[0].token_id).toBe(holdersFixture.token);
+    expect(groups[0].outcome_index).toBe(1);
+    const rawSorted = [...holdersFixture.holders].sort((a, b) => b.amount - a.amount);
+    expect(groups[0].holders).toHaveLength(20);
+    groups[0].holders.forEach((h, i) => {
+      const raw = rawSorted[i];
+      expect(h.wallet).toBe(raw.proxyWallet);
+      expect(h.pseudonym).toBe(raw.pseudonym || null);
+      expect(h.name).toBe(raw.name || null);
+      expect(h.token_id).toBe(raw.asset);
+      expect(h.outcome_index).toBe(raw.outcomeIndex);
+      expect(h.shares).toBe(raw.amount);
+      expect(h.verified).toBe(raw.verified);
+    });
+    // A limit above v1's cap of 20 goes to /v2/holders.
+    stub.route("/data/v2/holders", (req) => ({
+      json: {
+        data: [
+          {
+            token_id: holdersFixture.token,
+            holders: holdersFixture.holders.map((h: Record<string, unknown>) => ({
+              proxy_wallet: h.proxyWallet,
+              token_id: h.asset,
+              amount: h.amount,
+              outcome_index: h.outcomeIndex,
+              pseudonym: h.pseudonym,
+              name: h.name,
+              verified: h.verified,
+            })),
+          },
+        ],
+        pagination: { has_more: false, next_cursor: null },
+        echo: req.query.get("condition"),
+      },
+    }));
+    const v2 = await data.getHolders(conditionId, 50);
+    expect(v2).toEqual(groups);
+    expect(stub.requests.at(-1)!.query.get("condition")).toBe(conditionId);
+  });
+
+  it("getPositions accepts v1 rows", async () => {
+    const row = {
+      proxyWallet: "0xabc",
+      asset: holdersFixture.token,
+      conditionId: `0x${"c".repeat(64)}`,
+      size: 120.5,
+      avgPrice: 0.4,
+      initialValue: 48.2,
+      currentValue: 60.25,
+      cashPnl: 12.05,
+      percentPnl: 25,
+      realizedPnl: 0,
+      curPrice: 0.5,
+      redeemable: false,
+      title: "Will it?",
+      slug: "will-it",
+      eventSlug: "it",
+      outcome: "Yes",
+      outcomeIndex: 0,
+      endDate: "2026-12-31",
+      somethingNew: { nested: true },
+    };
+    stub.route("/data/positions", { json: [row] });
+    const [p] = await data.getPositions("0xabc");
+    expect(p).toEqual({
+      wallet: "0xabc",
+      token_id: row.asset,
+      condition_id: row.conditionId,
+      title: "Will it?",
+      market_slug: "will-it",
+      event_slug: "it",
+      outcome: "Yes",
+      outcome_index: 0,
+      shares: 120.5,
+      avg_price: 0.4,
+      current_price: 0.5,
+      initial_value_usd: 48.2,
+      current_value_usd: 60.25,
+      cash_pnl_usd: 12.05,
+      percent_pnl: 25,
+      realized_pnl_usd: 0,
+      redeemable: false,
+      end_date: "2026-12-31T00:00:00.000Z",
+    });
+  });
+});
+
+describe("clob client against recorded responses", () => {
+  it("getBook parses string prices, converts the ms-string timestamp, and sorts levels best first", async () => {
+    stub.route("/clob/book", (req) => ({ json: req.query.get("token_id") === bookFixture.asset_id ? bookFixture : {} }));
+    const book = (await clob.getBook(bookFixture.asset_id))!;
+    expect(book.token_id).toBe(bookFixture.asset_id);
+    expect(book.condition_id).toBe(bookFixture.market);
+    expect(book.hash).toBe(bookFixture.hash);
+    expect(book.timestamp).toBe(new Date(Number(bookFixture.timestamp)).toISOString());
+    const levels = (side: { price: string; size: string }[]) => side.map((l) => ({ price: Number(l.price), size: Number(l.size) }));
+    expect(book.bids).toEqual(levels(bookFixture.bids).sort((a, b) => b.price - a.price));
+    expect(book.asks).toEqual(levels(bookFixture.asks).sort((a, b) => a.price - b.price));
+    // The fixture lists bids ascending and asks descending: best = max bid / min ask, not the first element.
+    expect(book.best_bid).toBe(0.1);
+    expect(book.best_ask).toBe(0.14);
+    expect(book.mid).toBeCloseTo(0.12, 10);
+    expect(book.spread).toBeCloseTo(0.04, 10);
+    // The older capture lacks the four trailing keys: null, not a crash.
+    expect([book.tick_size, book.min_order_size, book.last_trade_price]).toEqual([null, null, null]);
+  });
+
+  it("getPricesHistory returns {t, p} oldest first and sends the token id as `market`", async () => {
+    const token = bookFixture.asset_id;
+    stub.route("/clob/prices-history", { json: { history: [{ t: 1790427360, p: 0.96 }, { t: 1790427300, p: 0.955 }] } });
+    const points = await clob.getPricesHistory(token, { interval: "1w" });
+    expect(points).toEqual([{ t: 1790427300, p: 0.955 }, { t: 1790427360, p: 0.96 }]);
+    const sent = stub.requests.at(-1)!.query;
+    expect([sent.get("market"), sent.get("interval"), sent.get("fidelity")]).toEqual([token, "1w", "60"]);
+  });
+
+  it("getMidpoint, getMidpoints and getPrice parse string numbers and keep token ids as strings", async () => {
+    const token = bookFixture.asset_id;
+    stub.route("/clob/midpoint", { json: { mid: "0.435" } });
+    stub.route("/clob/midpoints", (req) => ({
+      json: Object.fromEntries((JSON.parse(req.body) as { token_id: string }[]).map((b) => [b.token_id, "0.5"])),
+    }));
+    stub.route("/clob/price", { json: { price: 0.45 } });
+    expect(await clob.getMidpoint(token)).toBe(0.435);
+    expect(await clob.getMidpoints([token, token])).toEqual({ [token]: 0.5 });
+    expect(await clob.getPrice(token, "BUY")).toBe(0.45);
+  });
+
+  it("parseMarketWsMessage normalises last_trade_price and price_change frames, and ignores PONG", () => {
+    const [trade] = clob.parseMarketWsMessage(JSON.stringify(wsLastTradeFixture));
+    expect(trade).toEqual({
+      type: "last_trade_price",
+      token_id: wsLastTradeFixture.asset_id,
+      condition_id: wsLastTradeFixture.market,
+      price: 0.491,
+      side: "SELL",
+      size: 85.36,
+      timestamp: new Date(Number(wsLastTradeFixture.timestamp)).toISOString(),
+    });
+    const [change] = clob.parseMarketWsMessage([wsPriceChangeFixture]);
+    expect(change).toEqual({
+      type: "price_change",
+      condition_id: wsPriceChangeFixture.market,
+      timestamp: new Date(Number(wsPriceChangeFixture.timestamp)).toISOString(),
+      changes: wsPriceChangeFixture.price_changes.map((c: Record<string, string>) => ({
+        token_id: c.asset_id,
+        price: Number(c.price),
+        side: c.side,
+        size: Number(c.size),
+        best_bid: Number(c.best_bid),
+        best_ask: Number(c.best_ask),
+      })),
+    });
+    expect(clob.parseMarketWsMessage("PONG")).toEqual([]);
+  });
+});
