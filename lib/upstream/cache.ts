@@ -181,6 +181,6 @@ async function loadShared<T>(key: string, options: CacheOptions, loader: () => P
     }
     throw error;
   } finally {
-    if (kv && holdsLock) void kvCall("unlock", () => kv.del(lockKey));
+    if (kv && holdsLock) await kvCall("unlock", () => kv.del(lockKey));
   }
 }

@@ -15,7 +15,7 @@ export const LiveMetaSchema = MetaSchema.extend({
   as_of: z.string().describe("ISO 8601 UTC time the body was fetched from Polymarket"),
   cache: z.enum(["hit", "miss", "stale"]).describe("`hit`: from our cache; `miss`: fetched for this request; `stale`: last good body, upstream failing"),
   age_s: z.number().int().min(0).describe("Age of the body in seconds"),
-});
+}).meta({ id: "LiveMeta" });
 
 export const LiveHolderSchema = z
   .object({

@@ -180,7 +180,7 @@ CREATE INDEX "outcomes_priced_at_idx" ON "outcomes"("priced_at" DESC);
 CREATE UNIQUE INDEX "outcomes_market_id_index_key" ON "outcomes"("market_id", "index");
 
 -- CreateIndex
-CREATE INDEX "price_samples_resolution_s_t_idx" ON "price_samples"("resolution_s", "t");
+CREATE INDEX "price_samples_resolution_s_t_outcome_id_idx" ON "price_samples"("resolution_s", "t", "outcome_id");
 
 -- CreateIndex
 CREATE INDEX "trades_timestamp_idx" ON "trades"("timestamp" DESC);

@@ -142,3 +142,34 @@ describe("cachedLoad (shared KV layer)", () => {
     expect(loads).toBe(1);
   });
 });
+
+describe("cachedLoad through a real Redis (the self-hosted REDIS_URL path of lib/kv/redis.ts)", async () => {
+  const { redisAvailable, REDIS_URL } = await import("../../helpers/services");
+  const available = await redisAvailable();
+
+  it.skipIf(!available)("shares one upstream fetch between two instances and expires with the TTL + stale window", async () => {
+    vi.useRealTimers();
+    const { env } = await import("@/lib/env");
+    const { closeKv, getRedis } = await import("@/lib/kv/redis");
+    const previous = env.REDIS_URL;
+    await closeKv();
+    env.REDIS_URL = REDIS_URL;
+    try {
+      const redis = getRedis()!;
+      const key = `test:${process.pid}:${Date.now()}`;
+      let loads = 0;
+      const first = await cachedLoad(key, { ttlS: 30 }, async () => ({ loads: ++loads }));
+      clearLocalCache(); // another instance
+      const second = await cachedLoad(key, { ttlS: 30 }, async () => ({ loads: ++loads }));
+      expect(loads).toBe(1);
+      expect(second).toMatchObject({ value: { loads: 1 }, cache: "hit", fetchedAt: first.fetchedAt });
+      const ttlMs = await redis.pttl(`predmkt:upstream:v1:${key}`);
+      expect(ttlMs).toBeGreaterThan((30 + STALE_MAX_AGE_S - 5) * 1000);
+      expect(await redis.exists(`predmkt:upstream:v1:${key}:lock`)).toBe(0); // released
+      await redis.del(`predmkt:upstream:v1:${key}`);
+    } finally {
+      await closeKv();
+      env.REDIS_URL = previous;
+    }
+  });
+});

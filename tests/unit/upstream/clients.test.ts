@@ -7,7 +7,6 @@ import { clearLocalCache, clob, data, gamma } from "@/lib/upstream";
 import { pointUpstreamAt, type Stub, startStub } from "./stub-server";
 
 const FIXTURES = path.resolve(__dirname, "../../../../shared/fixtures/polymarket");
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8"));
 
 const eventFixture = fixture("gamma_events_by_slug__nautilus_gamma_event.json");
@@ -36,7 +35,6 @@ beforeEach(() => clearLocalCache());
 
 const iso = (text: string) => new Date(text).toISOString();
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function expectMarketMatches(actual: Awaited<ReturnType<typeof gamma.getMarket>>, raw: any, eventSlug: string | null, eventId: string | null) {
   expect(actual).not.toBeNull();
   const m = actual!;

@@ -5,7 +5,6 @@ import path from "node:path";
 import type { Stub } from "./stub-server";
 
 const FIXTURES = path.resolve(__dirname, "../../../../shared/fixtures/polymarket");
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8"));
 
 export const event = fixture("gamma_events_by_slug__nautilus_gamma_event.json")[0];

@@ -1,0 +1,37 @@
+// The disputed-assertion lifecycle of DESIGN.md (disputed → voting → resolved → settled, voting → voting on a roll)
+// derived from the two contracts' own states: the Polygon Optimistic Oracle's request state and the mainnet DVM's
+// request status.
+
+/** OptimisticOracleV2Interface.State */
+export const OO_STATES = ["Invalid", "Requested", "Proposed", "Expired", "Disputed", "Resolved", "Settled"] as const;
+/** VotingV2.RequestStatus */
+export const DVM_STATUSES = ["NotRequested", "Active", "Resolved", "Future", "ToDelete"] as const;
+
+export type DisputeStatus = "disputed" | "voting" | "resolved" | "settled";
+export type VotePhase = "commit" | "reveal";
+
+export function dvmStatusName(status: number | null): "not_requested" | "active" | "resolved" | "future" | "to_delete" | null {
+  if (status === null) return null;
+  return (["not_requested", "active", "resolved", "future", "to_delete"] as const)[status] ?? null;
+}
+
+/**
+ * @param ooState  the OOv2 request state (0..6), or null when the Polygon request is unknown (a legacy mainnet request).
+ * @param dvmStatus the DVM's status of the request (0..4), or null when it has not reached mainnet.
+ * @returns null when the contracts say the request is not (or no longer) disputed, e.g. a dispute log lost to a reorg.
+ */
+export function disputeLifecycle(
+  ooState: number | null,
+  dvmStatus: number | null,
+  phase: VotePhase,
+): { status: DisputeStatus; vote_phase: VotePhase | null } | null {
+  if (ooState === 6) return { status: "settled", vote_phase: null };
+  if (ooState === 5) return { status: "resolved", vote_phase: null };
+  if (ooState !== null && ooState !== 4) return null;
+  // The DVM has its price but it has not reached Polygon yet (the tunnel relays it later): resolved.
+  if (dvmStatus === 2) return { status: "resolved", vote_phase: null };
+  // Active: up for vote this round (including a request rolled into it); the round's phase is the vote's phase.
+  if (dvmStatus === 1) return { status: "voting", vote_phase: phase };
+  // Not bridged yet, queued for the next round, or past maxRolls and awaiting deletion: disputed, no vote running.
+  return { status: "disputed", vote_phase: null };
+}

@@ -1,0 +1,345 @@
+// Trade flow, holders and positions. Trades are generated per (market, minute) for the retail crowd and per
+// (whale stake, hour) for whales, each from hashed randomness, so every trade is a pure function of the seed and its
+// bucket: refetching returns the same trade, and any past window can be replayed. Every trader is a holder from the
+// position book; holders and positions are that book plus the net of all trades since the world's anchor.
+import type { PriceModel } from "./prices";
+import { round, tickFor } from "./prices";
+import { bisect } from "./world";
+import type { SimMarket, World } from "./world";
+import { gauss, hexWords, pareto, poisson, rand, randOpen } from "./random";
+
+export interface Trade {
+  /** Stable identity and tie-break ("r.<market>.<minute>.<k>.<fill>", "w.<stake>.<hour>.<k>", maker rows + ".m"). */
+  key: string;
+  market: number;
+  outcome: number;
+  wallet: number;
+  position: number;
+  side: "BUY" | "SELL";
+  size: number;
+  price: number;
+  timestamp: number;
+  txHash: string;
+  maker: boolean;
+}
+
+export interface TradeQuery {
+  /** Market indexes to include; null = every market. */
+  markets: number[] | null;
+  wallet?: number;
+  side?: "BUY" | "SELL";
+  minCash?: number;
+  minTokens?: number;
+  takerOnly: boolean;
+  /** Newest instant included (seconds). */
+  until: number;
+  /** Oldest instant scanned (seconds). */
+  since: number;
+  /** Stop after this many matching trades. */
+  need: number;
+  /** Skip trades ordered at or before this (timestamp, key) anchor (v2 cursor). */
+  after?: { t: number; k: string };
+}
+
+const SALT_COUNT = 200;
+const SALT_TRADE = 210;
+const SALT_TX = 240;
+const SALT_WHALE_COUNT = 250;
+const SALT_WHALE_TRADE = 260;
+const SALT_WHALE_TX = 280;
+
+interface Accumulator {
+  bought: number;
+  buyCost: number;
+  sold: number;
+  sellProceeds: number;
+}
+
+export class TradeFlow {
+  private readonly retailPick = new Map<number, { positions: Int32Array; cumulative: Float64Array }>();
+  private readonly quoteCache = new Map<number, { bid: number; ask: number; tick: number }>();
+  private readonly deltaCache = new Map<number, { uptoMinute: number; acc: Map<number, Accumulator> }>();
+  private readonly entryCache = new Map<number, number>();
+  private readonly anchorSec: number;
+
+  constructor(
+    private readonly world: World,
+    private readonly prices: PriceModel,
+  ) {
+    this.anchorSec = Math.floor(world.anchorMs / 1000);
+  }
+
+  /** Time-of-day activity factor (US evening busiest), shared by every market. */
+  private diurnal(minute: number): number {
+    const phase = ((minute % 1440) / 1440) * 2 * Math.PI;
+    return 0.65 + 0.7 * (0.5 + 0.5 * Math.sin(phase - 1.2));
+  }
+
+  private isTrading(market: SimMarket, t: number): boolean {
+    return t >= market.startSec && t < market.closedSec;
+  }
+
+  private pickRetail(market: number, u: number): number {
+    let entry = this.retailPick.get(market);
+    if (!entry) {
+      const all = this.world.positionsOfMarket(market);
+      const retail = all.filter((p) => !this.world.isWhale(this.world.posWallet[p]));
+      const cumulative = new Float64Array(retail.length);
+      let total = 0;
+      for (let i = 0; i < retail.length; i++) {
+        total += 1 + Math.sqrt(this.world.posShares[retail[i]]);
+        cumulative[i] = total;
+      }
+      entry = { positions: retail, cumulative };
+      this.retailPick.set(market, entry);
+    }
+    if (entry.positions.length === 0) return -1;
+    return entry.positions[bisect(entry.cumulative, u * entry.cumulative[entry.cumulative.length - 1])];
+  }
+
+  /** Yes-side top of book at the start of a minute (trades price off it). */
+  private minuteQuote(market: SimMarket, minute: number): { bid: number; ask: number; tick: number } {
+    const key = market.index * 100_000_000 + minute;
+    let q = this.quoteCache.get(key);
+    if (!q) {
+      const yes = this.prices.quote(market, 0, minute * 60);
+      q = { bid: yes.bid, ask: yes.ask, tick: yes.tick };
+      if (this.quoteCache.size > 300_000) this.quoteCache.clear();
+      this.quoteCache.set(key, q);
+    }
+    return q;
+  }
+
+  private executionPrice(market: SimMarket, outcome: number, side: "BUY" | "SELL", minute: number): { price: number; tick: number } {
+    const q = this.minuteQuote(market, minute);
+    const bid = outcome === 0 ? q.bid : round(1 - q.ask, 3);
+    const ask = outcome === 0 ? q.ask : round(1 - q.bid, 3);
+    return { price: side === "BUY" ? ask : bid, tick: q.tick };
+  }
+
+  /** Retail trades of market m in one minute bucket, oldest first. */
+  retailTrades(market: SimMarket, minute: number, takerOnly = true): Trade[] {
+    const t0 = minute * 60;
+    if (!this.isTrading(market, t0 + 59) || t0 < market.startSec - 60) return [];
+    const seed = this.world.seed;
+    const m = market.index;
+    const count = poisson(market.tradeRate * this.diurnal(minute), rand(seed, SALT_COUNT, m, minute));
+    if (count === 0) return [];
+    const out: Trade[] = [];
+    for (let k = 0; k < count; k++) {
+      const r = (f: number) => rand(seed, SALT_TRADE + f, m, minute, k);
+      const timestamp = t0 + Math.floor(r(0) * 60);
+      if (!this.isTrading(market, timestamp)) continue;
+      const position = this.pickRetail(m, r(1));
+      if (position < 0) continue;
+      const outcome = this.world.posOutcome[position];
+      const side: "BUY" | "SELL" = r(2) < 0.58 ? "BUY" : "SELL";
+      // Mostly small tickets (median ≈ $14), with a Pareto tail of sharks well into five figures.
+      const usd = r(3) < 0.03
+        ? Math.min(60_000, pareto(400, 1.3, randOpen(seed, SALT_TRADE + 4, m, minute, k)))
+        : Math.min(20_000, Math.exp(Math.log(14) + 1.55 * gauss(seed, SALT_TRADE + 5, m, minute, k)));
+      const { price: basePrice, tick } = this.executionPrice(market, outcome, side, minute);
+      let size = usd / basePrice;
+      if (side === "SELL") size = Math.min(size, Math.max(1, this.world.posShares[position] * 0.5));
+      size = r(7) < 0.35 ? Math.max(1, Math.round(size)) : round(Math.max(size, 0.01), 6);
+      const txHash = `0x${hexWords(8, seed, SALT_TX, m, minute, k)}`;
+      const wallet = this.world.posWallet[position];
+      const base = `r.${m}.${minute}.${k}`;
+      // A taker order sweeping two levels shows up as two fills sharing one transaction hash (a real upstream quirk).
+      const sweep = r(8) < 0.08 && size > 2;
+      const fills: { price: number; size: number }[] = [];
+      const priceNoise = (p: number, f: number) => (r(f) < 0.12 ? round(p - 1e-9 * (1 + Math.floor(r(f + 1) * 80)), 9) : p);
+      if (sweep) {
+        const second = round(size * (0.2 + 0.5 * r(9)), 6);
+        const nextLevel = round(side === "BUY" ? Math.min(basePrice + tick, 1 - tick) : Math.max(basePrice - tick, tick), 3);
+        fills.push({ price: priceNoise(basePrice, 5), size: round(size - second, 6) });
+        if (nextLevel !== basePrice) fills.push({ price: nextLevel, size: second });
+        else fills[0].size = size;
+      } else {
+        fills.push({ price: priceNoise(basePrice, 5), size });
+      }
+      fills.forEach((fill, i) => {
+        const trade: Trade = { key: `${base}.${i}`, market: m, outcome, wallet, position, side, size: fill.size, price: fill.price, timestamp, txHash, maker: false };
+        out.push(trade);
+        if (!takerOnly) {
+          const makerPosition = this.pickRetail(m, r(12 + i));
+          if (makerPosition >= 0 && this.world.posWallet[makerPosition] !== wallet) {
+            out.push({ ...trade, key: `${trade.key}.m`, wallet: this.world.posWallet[makerPosition], position: makerPosition, side: side === "BUY" ? "SELL" : "BUY", maker: true });
+          }
+        }
+      });
+    }
+    return out;
+  }
+
+  /** Whale stake's trades in one hour bucket, oldest first. */
+  whaleTrades(position: number, hour: number): Trade[] {
+    const market = this.world.markets[this.world.posMarket[position]];
+    const t0 = hour * 3600;
+    if (t0 + 3599 < market.startSec || t0 >= market.closedSec) return [];
+    const seed = this.world.seed;
+    const count = poisson(this.world.posWhaleRate[position], rand(seed, SALT_WHALE_COUNT, position, hour));
+    const out: Trade[] = [];
+    for (let k = 0; k < count; k++) {
+      const r = (f: number) => rand(seed, SALT_WHALE_TRADE + f, position, hour, k);
+      const timestamp = t0 + Math.floor(r(0) * 3600);
+      if (!this.isTrading(market, timestamp)) continue;
+      const outcome = this.world.posOutcome[position];
+      const side: "BUY" | "SELL" = r(1) < 0.75 ? "BUY" : "SELL";
+      const usd = Math.min(1_500_000, pareto(4000, 1.25, randOpen(seed, SALT_WHALE_TRADE + 2, position, hour, k)));
+      const { price } = this.executionPrice(market, outcome, side, Math.floor(timestamp / 60));
+      let size = usd / price;
+      if (side === "SELL") size = Math.min(size, this.whaleBaseShares(position) * 0.2);
+      size = r(3) < 0.5 ? Math.max(1, Math.round(size)) : round(size, 6);
+      out.push({
+        key: `w.${position}.${hour}.${k}`, market: market.index, outcome, wallet: this.world.posWallet[position], position,
+        side, size, price, timestamp, txHash: `0x${hexWords(8, seed, SALT_WHALE_TX, position, hour, k)}`, maker: false,
+      });
+    }
+    return out.sort((a, b) => a.timestamp - b.timestamp);
+  }
+
+  // ---------------------------------------------------------------------------------------------------- queries
+
+  /** Matching trades, newest first (ties by key), scanning back minute by minute from `until` to `since`. */
+  query(q: TradeQuery): Trade[] {
+    const world = this.world;
+    const out: Trade[] = [];
+    const whaleOnly = q.wallet !== undefined && world.isWhale(q.wallet);
+    let markets: number[];
+    if (q.markets) markets = q.markets;
+    else markets = world.markets.filter((m) => m.closedSec > q.since && m.startSec <= q.until).map((m) => m.index);
+    const whaleStakes: number[] = [];
+    if (q.wallet !== undefined) {
+      if (whaleOnly) for (const p of world.positionsOfWallet(q.wallet)) whaleStakes.push(p);
+    } else if (q.markets) {
+      for (const m of q.markets) whaleStakes.push(...(world.marketWhalePositions.get(m) ?? []));
+    } else {
+      whaleStakes.push(...world.whalePositionIndexes);
+    }
+    const retailMarkets = whaleOnly ? [] : q.wallet !== undefined ? [...new Set(Array.from(world.positionsOfWallet(q.wallet), (p) => world.posMarket[p]))].filter((m) => !q.markets || q.markets.includes(m)) : markets;
+    const marketFilter = q.markets ? new Set(q.markets) : null;
+
+    const matches = (t: Trade) =>
+      t.timestamp <= q.until && t.timestamp >= q.since &&
+      (q.wallet === undefined || t.wallet === q.wallet) &&
+      (!q.side || t.side === q.side) &&
+      (q.minCash === undefined || t.size * t.price >= q.minCash) &&
+      (q.minTokens === undefined || t.size >= q.minTokens) &&
+      (!marketFilter || marketFilter.has(t.market)) &&
+      (!q.after || t.timestamp < q.after.t || (t.timestamp === q.after.t && t.key > q.after.k));
+
+    let whaleByMinute = new Map<number, Trade[]>();
+    let currentHour = Number.NaN;
+    const startMinute = Math.floor((q.after ? Math.min(q.until, q.after.t) : q.until) / 60);
+    const endMinute = Math.floor(q.since / 60);
+    for (let minute = startMinute; minute >= endMinute && out.length < q.need; minute--) {
+      const hour = Math.floor(minute / 60);
+      if (hour !== currentHour) {
+        currentHour = hour;
+        whaleByMinute = new Map();
+        for (const stake of whaleStakes) {
+          for (const t of this.whaleTrades(stake, hour)) {
+            const m = Math.floor(t.timestamp / 60);
+            const list = whaleByMinute.get(m) ?? [];
+            list.push(t);
+            whaleByMinute.set(m, list);
+          }
+        }
+      }
+      const bucket: Trade[] = [];
+      for (const m of retailMarkets) {
+        const market = world.markets[m];
+        if (minute * 60 + 59 < market.startSec || minute * 60 >= market.closedSec) continue;
+        for (const t of this.retailTrades(market, minute, q.takerOnly)) if (matches(t)) bucket.push(t);
+      }
+      for (const t of whaleByMinute.get(minute) ?? []) if (matches(t)) bucket.push(t);
+      if (bucket.length === 0) continue;
+      bucket.sort((a, b) => b.timestamp - a.timestamp || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      for (const t of bucket) out.push(t);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- holdings
+
+  /** Shares of a whale stake as of the anchor: its USD stake at its entry price. */
+  whaleBaseShares(position: number): number {
+    let shares = this.world.posShares[position];
+    if (Number.isNaN(shares)) {
+      shares = Math.min(5_000_000, round(this.world.posWhaleUsd[position] / Math.max(0.02, this.entryPrice(position)), 6));
+      this.world.posShares[position] = shares;
+    }
+    return shares;
+  }
+
+  baseShares(position: number): number {
+    return this.world.isWhale(this.world.posWallet[position]) ? this.whaleBaseShares(position) : this.world.posShares[position];
+  }
+
+  /** Average entry price of the book position (price when it was opened, a little worse than mid). */
+  entryPrice(position: number): number {
+    let entry = this.entryCache.get(position);
+    if (entry === undefined) {
+      const market = this.world.markets[this.world.posMarket[position]];
+      const p = this.prices.probability(market, this.world.posOutcome[position], this.world.posOpenedSec[position]);
+      const tick = tickFor(p);
+      entry = round(Math.min(1 - tick, Math.max(tick, p * (1 + 0.04 * (rand(this.world.seed, 300, position) - 0.3)))), 4);
+      this.entryCache.set(position, entry);
+    }
+    return entry;
+  }
+
+  /** Net trading of each position of market m since the anchor, up to `now` (seconds). */
+  deltas(marketIndex: number, now: number): Map<number, Accumulator> {
+    const market = this.world.markets[marketIndex];
+    const anchorMinute = Math.floor(this.anchorSec / 60);
+    const nowMinute = Math.floor(now / 60);
+    let cached = this.deltaCache.get(marketIndex);
+    if (!cached) {
+      cached = { uptoMinute: anchorMinute, acc: new Map() };
+      this.deltaCache.set(marketIndex, cached);
+    }
+    const add = (acc: Map<number, Accumulator>, t: Trade) => {
+      let a = acc.get(t.position);
+      if (!a) {
+        a = { bought: 0, buyCost: 0, sold: 0, sellProceeds: 0 };
+        acc.set(t.position, a);
+      }
+      if (t.side === "BUY") {
+        a.bought += t.size;
+        a.buyCost += t.size * t.price;
+      } else {
+        a.sold += t.size;
+        a.sellProceeds += t.size * t.price;
+      }
+    };
+    // Complete minutes are folded into the cache once; the current minute is added on top per call.
+    for (let minute = cached.uptoMinute; minute < nowMinute; minute++) {
+      for (const t of this.retailTrades(market, minute)) add(cached.acc, t);
+    }
+    cached.uptoMinute = Math.max(cached.uptoMinute, nowMinute);
+    const result = new Map<number, Accumulator>();
+    for (const [k, v] of cached.acc) result.set(k, { ...v });
+    for (const t of this.retailTrades(market, nowMinute)) if (t.timestamp <= now) add(result, t);
+    const stakes = this.world.marketWhalePositions.get(marketIndex) ?? [];
+    for (const stake of stakes) {
+      for (let hour = Math.floor(this.anchorSec / 3600); hour <= Math.floor(now / 3600); hour++) {
+        for (const t of this.whaleTrades(stake, hour)) if (t.timestamp >= this.anchorSec && t.timestamp <= now) add(result, t);
+      }
+    }
+    return result;
+  }
+
+  /** Current holding of a position: book shares plus net trades since the anchor (never below zero). */
+  holding(position: number, delta: Accumulator | undefined): { shares: number; avgPrice: number; totalBought: number; realizedPnl: number } {
+    const base = this.baseShares(position);
+    const entry = this.entryPrice(position);
+    const bought = delta?.bought ?? 0;
+    const buyCost = delta?.buyCost ?? 0;
+    const sold = delta?.sold ?? 0;
+    const avgPrice = (base * entry + buyCost) / Math.max(1e-9, base + bought);
+    const realizedPnl = (delta?.sellProceeds ?? 0) - sold * avgPrice;
+    return { shares: Math.max(0, base + bought - sold), avgPrice, totalBought: base + bought, realizedPnl };
+  }
+}
