@@ -31,8 +31,8 @@ export interface OracleConfig {
 export function oracleConfigFromEnv(env: Env = processEnv): OracleConfig {
   const requesters = env.POLYMARKET_UMA_REQUESTERS.length ? env.POLYMARKET_UMA_REQUESTERS : DEFAULT_POLYMARKET_REQUESTERS;
   return {
-    ethRpcUrl: env.ETH_RPC_URL,
-    polygonRpcUrl: env.POLYGON_RPC_URL,
+    ethRpcUrl: env.ETH_RPC_URL ?? "https://ethereum-rpc.publicnode.com",
+    polygonRpcUrl: env.POLYGON_RPC_URL ?? "https://polygon-bor-rpc.publicnode.com",
     votingV2: getAddress(env.UMA_VOTING_V2_ADDRESS),
     votingV2FromBlock: BigInt(env.UMA_VOTING_V2_FROM_BLOCK),
     optimisticOracles: env.UMA_OOV2_ADDRESSES.map((a) => getAddress(a)),

@@ -168,5 +168,5 @@ export async function storeLogs(db: Db, chain: ChainName, logs: Log[]): Promise<
 
 export function decodeStored<TArgs>(abi: Abi, log: StoredLog): { eventName: string; args: TArgs } {
   const decoded = decodeEventLog({ abi, data: log.data, topics: log.topics as [Hex, ...Hex[]] });
-  return { eventName: decoded.eventName as string, args: decoded.args as TArgs };
+  return { eventName: String(decoded.eventName), args: decoded.args as unknown as TArgs };
 }

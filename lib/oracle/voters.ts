@@ -1,7 +1,7 @@
 // Top stakers: every address that ever received stake (the Staked log; there is no on-chain list of stakers), their
 // stake read on-chain at one block through Multicall3 (post-slash via getVoterStakePostUpdate, falling back to the
 // possibly stale voterStakes().stake when that call fails), delegate, and share of cumulativeStake().
-import { type Address, formatUnits, getAddress, type Hex, zeroAddress } from "viem";
+import { type Address, type ContractFunctionParameters, formatUnits, getAddress, type Hex, zeroAddress } from "viem";
 import { votingV2Abi } from "./abi";
 import { MULTICALL_BATCH_BYTES } from "./clients";
 import { headOf, type OracleContext, votingEvents, votingScan } from "./context";
@@ -57,19 +57,15 @@ export async function loadVoters(ctx: OracleContext): Promise<VotersSnapshot> {
   // Staked.voter is topic1 (the recipient); no need to decode the data.
   const addresses = [...new Set(staked.map((l) => getAddress(`0x${(l.topics[1] as Hex).slice(26)}`)))];
   const address = ctx.config.votingV2;
+  const contracts: ContractFunctionParameters<typeof votingV2Abi>[] = [
+    { address, abi: votingV2Abi, functionName: "cumulativeStake" },
+    ...addresses.flatMap((voter) => [
+      { address, abi: votingV2Abi, functionName: "voterStakes", args: [voter] } as const,
+      { address, abi: votingV2Abi, functionName: "getVoterStakePostUpdate", args: [voter] } as const,
+    ]),
+  ];
   const results = await onChain("ethereum", () =>
-    ctx.clients.ethereum.multicall({
-      allowFailure: true,
-      blockNumber: head.number,
-      batchSize: MULTICALL_BATCH_BYTES,
-      contracts: [
-        { address, abi: votingV2Abi, functionName: "cumulativeStake" },
-        ...addresses.flatMap((voter) => [
-          { address, abi: votingV2Abi, functionName: "voterStakes", args: [voter] } as const,
-          { address, abi: votingV2Abi, functionName: "getVoterStakePostUpdate", args: [voter] } as const,
-        ]),
-      ],
-    }),
+    ctx.clients.ethereum.multicall({ allowFailure: true, blockNumber: head.number, batchSize: MULTICALL_BATCH_BYTES, contracts }),
   );
   const cumulative = results[0];
   if (cumulative.status !== "success") throw cumulative.error;
@@ -77,7 +73,7 @@ export async function loadVoters(ctx: OracleContext): Promise<VotersSnapshot> {
     const stakes = results[1 + 2 * i];
     const postUpdate = results[2 + 2 * i];
     if (stakes.status !== "success") throw stakes.error;
-    const [stake, , , , , , , delegate] = stakes.result as readonly [bigint, bigint, bigint, bigint, bigint, bigint, bigint, Address];
+    const [stake, , , , , , , delegate] = stakes.result as unknown as readonly [bigint, bigint, bigint, bigint, bigint, bigint, bigint, Address];
     return {
       address: voter,
       stake: postUpdate.status === "success" ? (postUpdate.result as bigint) : stake,

@@ -219,8 +219,8 @@ export const eventsEndpoint = defineEndpoint({
     category: slugParam.optional().describe("Category slug (see /api/predmkt/categories)"),
     order: oneOf(EVENT_ORDERS, "volume24hr").describe("Sort key, descending"),
     q: z.string().trim().min(1).max(200).optional().describe("Case-insensitive substring of the title (1-200 chars)"),
-    limit: boundedInt(1, 500, 50),
-    offset: boundedInt(0, 10_000, 0),
+    limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500"),
+    offset: boundedInt(0, 10_000, 0).describe("Rows to skip, 0–10000; past the end gives an empty page"),
   }),
   response: envelope(z.array(EventSchema)),
 });
@@ -244,7 +244,7 @@ export const changesEndpoint = defineEndpoint({
   tags: ["Events and markets"],
   access: "key",
   params: z.object({ slug: slugParam }),
-  query: z.object({ window: oneOf(CHANGE_WINDOWS, "24h") }),
+  query: z.object({ window: oneOf(CHANGE_WINDOWS, "24h").describe("Look-back window") }),
   response: envelope(z.array(ChangeSchema)),
 });
 
@@ -259,8 +259,8 @@ export const moversEndpoint = defineEndpoint({
   tags: ["Movers and large traders"],
   access: "key",
   query: z.object({
-    window: oneOf(MOVER_WINDOWS, "24h"),
-    limit: boundedInt(1, 500, 20),
+    window: oneOf(MOVER_WINDOWS, "24h").describe("Look-back window, 1 minute to 7 days"),
+    limit: boundedInt(1, 500, 20).describe("Rows to return, 1–500"),
   }),
   response: envelope(z.array(MoverSchema)),
 });
@@ -281,7 +281,7 @@ export const abnormalEndpoint = defineEndpoint({
     `\`reason\` says why in words. ${SAMPLED_NOTE}`,
   tags: ["Movers and large traders"],
   access: "key",
-  query: z.object({ limit: boundedInt(1, 500, 50) }),
+  query: z.object({ limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500") }),
   response: envelope(z.array(AbnormalTradeSchema)),
 });
 
@@ -295,7 +295,7 @@ export const whalesEndpoint = defineEndpoint({
     SAMPLED_NOTE,
   tags: ["Movers and large traders"],
   access: "key",
-  query: z.object({ limit: boundedInt(1, 500, 50) }),
+  query: z.object({ limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500") }),
   response: envelope(z.array(WhaleSchema)),
 });
 
@@ -310,7 +310,7 @@ export const tradesEndpoint = defineEndpoint({
   access: "key",
   query: z.object({
     min_usd: z.coerce.number().min(0).default(0).describe("Minimum USD size"),
-    limit: boundedInt(1, 500, 100),
+    limit: boundedInt(1, 500, 100).describe("Rows to return, 1–500"),
   }),
   response: envelope(z.array(TradeSchema)),
 });
@@ -325,7 +325,7 @@ export const liveEndpoint = defineEndpoint({
     `unchanged price are not ticks); \`previous_price\` is null for an outcome's first sample. ${SAMPLED_NOTE}`,
   tags: ["Movers and large traders"],
   access: "key",
-  query: z.object({ limit: boundedInt(1, 500, 50) }),
+  query: z.object({ limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500") }),
   response: envelope(z.array(TickSchema)),
 });
 
@@ -342,7 +342,7 @@ export const historyEndpoint = defineEndpoint({
   tags: ["History"],
   access: "key",
   params: z.object({ id: marketIdParam }),
-  query: z.object({ window: oneOf(HISTORY_WINDOWS, "24h") }),
+  query: z.object({ window: oneOf(HISTORY_WINDOWS, "24h").describe("Span of history") }),
   response: envelope(HistorySeriesSchema),
 });
 

@@ -243,9 +243,10 @@ describe("after sampler passes", () => {
   it("abnormal trades with score and reason", async () => {
     const { body } = await call(abnormalGET, "/api/predmkt/abnormal");
     expect(body.data.map((t: { id: string }) => t.id)).toEqual(["trade-4"]);
-    expect(body.data[0]).toMatchObject({ usd_size: 5_000, share_of_market_24h_volume: 1, robust_z: null });
+    // The sampled day (5,000 + 3 × 100) exceeds Gamma's 24 h figure (1,100), so it is the denominator.
+    expect(body.data[0]).toMatchObject({ usd_size: 5_000, share_of_market_24h_volume: 0.943396, robust_z: null });
     expect(body.data[0].score).toBeGreaterThanOrEqual(1);
-    expect(body.data[0].reason).toMatch(/too few to judge size.*100% of the market's 24 h volume/);
+    expect(body.data[0].reason).toMatch(/too few to judge size.*94% of the market's 24 h volume/);
   });
 
   it("whales valued at the current price", async () => {
@@ -253,7 +254,8 @@ describe("after sampler passes", () => {
     expect(body.data).toEqual([
       expect.objectContaining({ wallet: WHALE, pseudonym: "Big-Fish", market_id: "11", shares: 10_000, entry_price: 0.5, current_price: 0.7, value_usd: 7_000, unrealized_pnl_usd: 2_000 }),
     ]);
-    expect(body.meta.as_of).toBe(iso(0));
+    // Refreshed at the first pass and again at minute 90 (more than 10 minutes later), not at minute 30.
+    expect(body.meta.as_of).toBe(iso(90));
   });
 
   it("live ticks: newest price changes first, heartbeats excluded", async () => {

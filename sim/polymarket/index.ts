@@ -1,0 +1,332 @@
+// Offline Polymarket upstream simulator: one node:http server answering Gamma under /gamma, the Data API under
+// /data and the CLOB under /clob, from a seeded deterministic world whose prices and trades move in real time.
+// Test controls live under /__sim (faults, counters, world summary).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { handleClob } from "./clob";
+import { handleData } from "./data-api";
+import { Counters, FaultRegistry, parseFault, type Fault } from "./faults";
+import { TradeFlow } from "./flow";
+import { eventStats, handleGamma } from "./gamma";
+import type { SimContext, SimRequest, SimResponse } from "./http-types";
+import { PriceModel } from "./prices";
+import { World, type Scale } from "./world";
+
+export type { Fault, FaultMode, FaultTarget } from "./faults";
+export type { Scale } from "./world";
+export { World } from "./world";
+
+export interface SimulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** World seed (default 1). */
+  seed?: number;
+  /** "demo" (≥ 300 open events, ≥ 1,500 markets) or "bench" (≥ 10,000 markets). Default "demo". */
+  scale?: Scale;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** Simulated clock in ms (default Date.now). Tests can freeze time with it. */
+  clock?: () => number;
+  /** Start of the world's "today" in ms (default: the current UTC midnight). Only event dates depend on it. */
+  anchorMs?: number;
+}
+
+export interface WorldSummary {
+  seed: number;
+  scale: Scale;
+  anchor: string;
+  build_ms: number;
+  counts: Record<string, number>;
+  categories: { slug: string; label: string; tag_id: string; open_events: number }[];
+  samples: {
+    multi_market_event_slugs: string[];
+    binary_event_slugs: string[];
+    closed_event_slugs: string[];
+    archived_event_slugs: string[];
+    market_ids: string[];
+    condition_ids: string[];
+    token_ids: string[];
+    busiest_markets: { id: string; condition_id: string; slug: string; event_slug: string; token_ids: string[]; trades_per_minute: number }[];
+    whale_wallets: string[];
+    whale_positions: { wallet: string; market_id: string; condition_id: string; event_slug: string; outcome_index: number; token_id: string }[];
+  };
+}
+
+export interface Simulator {
+  /** Base URL of the server, e.g. http://127.0.0.1:4100 */
+  url: string;
+  gammaUrl: string;
+  dataUrl: string;
+  clobUrl: string;
+  world: World;
+  prices: PriceModel;
+  flow: TradeFlow;
+  /** Context for direct (non-HTTP) calls at the simulator's current time. */
+  context(): SimContext;
+  summary(): WorldSummary;
+  setFault(fault: Fault): void;
+  clearFaults(): void;
+  faults(): Fault[];
+  counters(): Record<string, number>;
+  resetCounters(): void;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1_000_000;
+const MALFORMED_BODY = '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>{"error": upstream</body></html>';
+
+export function startOfUtcDay(ms: number): number {
+  return Math.floor(ms / 86_400_000) * 86_400_000;
+}
+
+export function buildWorld(seed = 1, scale: Scale = "demo", anchorMs = startOfUtcDay(Date.now())): { world: World; prices: PriceModel; flow: TradeFlow; buildMs: number } {
+  const started = performance.now();
+  const world = new World({ seed, scale, anchorMs });
+  const prices = new PriceModel(world);
+  const flow = new TradeFlow(world, prices);
+  return { world, prices, flow, buildMs: performance.now() - started };
+}
+
+export function summarize(ctx: SimContext, buildMs: number): WorldSummary {
+  const { world } = ctx;
+  const open = world.events.filter((e) => world.isOpen(e));
+  const byVolume = open.map((e) => ({ e, v: eventStats(ctx, e).volume24hr })).sort((a, b) => b.v - a.v).map((x) => x.e);
+  const multi = byVolume.filter((e) => e.markets.length > 1).slice(0, 5);
+  const binary = byVolume.filter((e) => e.markets.length === 1).slice(0, 5);
+  const openMarkets = world.markets.filter((m) => world.isOpen(world.events[m.eventIndex]));
+  const busiest = [...openMarkets].sort((a, b) => b.tradeRate - a.tradeRate).slice(0, 5);
+  const samplesMarkets = [...busiest, ...openMarkets.slice(0, 5)];
+  const whalePositions = world.whalePositionIndexes
+    .filter((p) => world.isOpen(world.events[world.markets[world.posMarket[p]].eventIndex]))
+    .sort((a, b) => world.markets[world.posMarket[b]].tradeRate * world.posWhaleRate[b] - world.markets[world.posMarket[a]].tradeRate * world.posWhaleRate[a])
+    .slice(0, 8);
+  return {
+    seed: world.seed,
+    scale: world.scale,
+    anchor: new Date(world.anchorMs).toISOString(),
+    build_ms: Math.round(buildMs),
+    counts: {
+      events: world.events.length,
+      open_events: open.length,
+      closed_events: world.events.filter((e) => e.closed && !e.archived).length,
+      archived_events: world.events.filter((e) => e.archived).length,
+      multi_market_events: world.events.filter((e) => e.markets.length > 1).length,
+      markets: world.markets.length,
+      open_markets: openMarkets.length,
+      tags: world.tags.length,
+      categories: world.tags.filter((t) => t.isCategory).length,
+      wallets: world.walletCount,
+      whales: world.whaleCount,
+      positions: world.posCount,
+    },
+    categories: world.tags.filter((t) => t.isCategory).map((t) => ({ slug: t.slug, label: t.label, tag_id: t.id, open_events: open.filter((e) => e.category === t.slug).length })),
+    samples: {
+      multi_market_event_slugs: multi.map((e) => e.slug),
+      binary_event_slugs: binary.map((e) => e.slug),
+      closed_event_slugs: world.events.filter((e) => e.closed && !e.archived).slice(0, 3).map((e) => e.slug),
+      archived_event_slugs: world.events.filter((e) => e.archived).slice(0, 3).map((e) => e.slug),
+      market_ids: samplesMarkets.map((m) => m.id),
+      condition_ids: samplesMarkets.map((m) => m.conditionId),
+      token_ids: samplesMarkets.flatMap((m) => m.tokenIds),
+      busiest_markets: busiest.map((m) => ({
+        id: m.id, condition_id: m.conditionId, slug: m.slug, event_slug: world.events[m.eventIndex].slug, token_ids: [...m.tokenIds],
+        trades_per_minute: Math.round(m.tradeRate * 1000) / 1000,
+      })),
+      whale_wallets: Array.from({ length: Math.min(5, world.whaleCount) }, (_, i) => world.walletAddress(i)),
+      whale_positions: whalePositions.map((p) => {
+        const m = world.markets[world.posMarket[p]];
+        return {
+          wallet: world.walletAddress(world.posWallet[p]), market_id: m.id, condition_id: m.conditionId,
+          event_slug: world.events[m.eventIndex].slug, outcome_index: world.posOutcome[p], token_id: m.tokenIds[world.posOutcome[p]],
+        };
+      }),
+    },
+  };
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const clock = options.clock ?? Date.now;
+  const { world, prices, flow, buildMs } = buildWorld(options.seed ?? 1, options.scale ?? "demo", options.anchorMs ?? startOfUtcDay(clock()));
+  const faults = new FaultRegistry();
+  const counters = new Counters();
+  const context = (): SimContext => ({ world, prices, flow, nowMs: clock() });
+  const pending = new Set<NodeJS.Timeout>();
+  const hanging = new Set<http.ServerResponse>();
+
+  const send = (res: http.ServerResponse, response: SimResponse) => {
+    const text = typeof response.body === "string" && response.headers?.["content-type"] ? response.body : JSON.stringify(response.body);
+    res.writeHead(response.status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(text),
+      ...response.headers,
+    });
+    res.end(text);
+  };
+
+  const route = (api: string, req: SimRequest): SimResponse => {
+    const ctx = context();
+    if (api === "gamma") return handleGamma(ctx, req);
+    if (api === "data") return handleData(ctx, req);
+    return handleClob(ctx, req);
+  };
+
+  const control = (method: string, path: string, body: unknown): SimResponse => {
+    if (path === "/faults" && method === "POST") {
+      try {
+        const fault = parseFault(body);
+        faults.set(fault);
+        return { status: 200, body: { ok: true, faults: faults.list() } };
+      } catch (error) {
+        return { status: 400, body: { error: (error as Error).message } };
+      }
+    }
+    if (path === "/faults" && method === "DELETE") {
+      faults.clear();
+      return { status: 200, body: { ok: true, faults: [] } };
+    }
+    if (path === "/faults" && method === "GET") return { status: 200, body: { faults: faults.list() } };
+    if (path === "/counters" && method === "GET") return { status: 200, body: counters.snapshot() };
+    if ((path === "/counters/reset" && method === "POST") || (path === "/counters" && method === "DELETE")) {
+      counters.reset();
+      return { status: 200, body: { ok: true } };
+    }
+    if (path === "/world" && method === "GET") return { status: 200, body: summarize(context(), buildMs) };
+    if (path === "/health" && method === "GET") return { status: 200, body: { ok: true } };
+    return { status: 404, body: { error: `unknown control endpoint ${method} /__sim${path}` } };
+  };
+
+  const readBody = (req: http.IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number }> =>
+    new Promise((resolve) => {
+      if (req.method === "GET" || req.method === "HEAD" || req.method === "DELETE") {
+        req.resume();
+        req.on("end", () => resolve({ ok: true, value: undefined }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      });
+      req.on("end", () => {
+        if (size > MAX_BODY_BYTES) return resolve({ ok: false, status: 413 });
+        const text = Buffer.concat(chunks).toString("utf8");
+        if (!text.trim()) return resolve({ ok: true, value: undefined });
+        try {
+          resolve({ ok: true, value: JSON.parse(text) });
+        } catch {
+          resolve({ ok: false, status: 400 });
+        }
+      });
+      req.on("error", () => resolve({ ok: false, status: 400 }));
+    });
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://sim.local");
+      const method = req.method ?? "GET";
+      const body = await readBody(req);
+      if (url.pathname.startsWith("/__sim/")) {
+        if (!body.ok) return send(res, { status: body.status, body: { error: "invalid JSON body" } });
+        return send(res, control(method, url.pathname.slice("/__sim".length), body.value));
+      }
+      const match = /^\/(gamma|data|clob)(\/.*)?$/.exec(url.pathname);
+      if (!match) return send(res, { status: 404, body: { error: "not found: use /gamma, /data or /clob" } });
+      const api = match[1];
+      const path = match[2] ?? "/";
+      counters.hit(`/${api}${path}`);
+      if (!body.ok) return send(res, { status: body.status, body: { error: "Invalid payload" } });
+      const simReq: SimRequest = { method, path, query: url.searchParams, body: body.value };
+
+      const fault = faults.take(api, path);
+      const respond = () => {
+        try {
+          return route(api, simReq);
+        } catch (error) {
+          process.stderr.write(`[polymarket-sim] ${method} ${url.pathname}${url.search}: ${(error as Error).stack}\n`);
+          return { status: 500, body: { error: "internal error" } };
+        }
+      };
+      if (!fault) return send(res, respond());
+      switch (fault.mode) {
+        case "latency": {
+          const timer = setTimeout(() => {
+            pending.delete(timer);
+            if (!res.destroyed) send(res, respond());
+          }, fault.latency_ms ?? 1000);
+          pending.add(timer);
+          return;
+        }
+        case "error":
+          return send(res, { status: fault.status ?? 500, body: api === "gamma" ? { type: "internal error", error: "simulated upstream error" } : { error: "simulated upstream error" } });
+        case "rate_limit":
+          return send(res, {
+            status: 429,
+            body: { error: "Too Many Requests" },
+            headers: { "Retry-After": String(fault.retry_after_s ?? 1) },
+          });
+        case "malformed":
+          return send(res, { status: 200, body: MALFORMED_BODY, headers: { "content-type": "application/json; charset=utf-8" } });
+        case "truncated": {
+          // Announce the full length, send half, then drop the connection: the client sees a body that ends early.
+          const full = JSON.stringify(respond().body);
+          const bytes = Buffer.from(full);
+          res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": bytes.length });
+          res.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => res.socket?.destroy());
+          return;
+        }
+        case "hang":
+          // Never answer; close() destroys the socket.
+          hanging.add(res);
+          res.on("close", () => hanging.delete(res));
+          return;
+        default:
+          return send(res, respond());
+      }
+    })().catch((error: unknown) => {
+      process.stderr.write(`[polymarket-sim] ${(error as Error).stack}\n`);
+      if (!res.headersSent) send(res, { status: 500, body: { error: "internal error" } });
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  let closed: Promise<void> | null = null;
+
+  return {
+    url,
+    gammaUrl: `${url}/gamma`,
+    dataUrl: `${url}/data`,
+    clobUrl: `${url}/clob`,
+    world,
+    prices,
+    flow,
+    context,
+    summary: () => summarize(context(), buildMs),
+    setFault: (fault) => faults.set(parseFault(fault)),
+    clearFaults: () => faults.clear(),
+    faults: () => faults.list(),
+    counters: () => counters.snapshot(),
+    resetCounters: () => counters.reset(),
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        for (const timer of pending) clearTimeout(timer);
+        pending.clear();
+        for (const res of hanging) res.socket?.destroy();
+        hanging.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
