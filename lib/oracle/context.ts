@@ -67,3 +67,8 @@ export async function headOf(ctx: OracleContext, chain: "ethereum" | "polygon") 
   const block = await onChain(chain, () => ctx.clients[chain].getBlock({ blockTag: "latest" }));
   return { number: block.number!, timestamp: block.timestamp };
 }
+
+/** Points the route handlers at another context (tests: a local chain, a dead or slow RPC). */
+export function setDefaultOracleContext(ctx: OracleContext | undefined): void {
+  holder.__predmktOracleContext = ctx;
+}

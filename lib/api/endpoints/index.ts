@@ -1,6 +1,7 @@
 // Every endpoint contract, in the order the OpenAPI document lists them. Each area owns its own file.
 import type { EndpointContract } from "../contract";
 import * as auth from "./auth";
+import * as dashboard from "./dashboard";
 import * as oracle from "./oracle";
 import * as predmktLive from "./predmkt-live";
 import * as predmktSampled from "./predmkt-sampled";
@@ -8,6 +9,7 @@ import * as system from "./system";
 
 export const allEndpoints: EndpointContract[] = [
   ...auth.endpoints,
+  ...dashboard.endpoints,
   ...predmktSampled.endpoints,
   ...predmktLive.endpoints,
   ...oracle.endpoints,

@@ -1,0 +1,32 @@
+// Contract of the dashboard's same-origin token route: how the public dashboard's browsers get credentials without
+// ever holding an API key.
+import { z } from "zod";
+import { defineEndpoint } from "../contract";
+
+export const DASHBOARD_TOKEN_PER_IP_PER_MINUTE = 60;
+
+export const dashboardTokenEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/dashboard/token",
+  summary: "Short-lived token for the public dashboard",
+  description:
+    "Used by this site's own dashboard pages and embeddable widgets; no key needed. Answers a JWT (HS256, 300 s) " +
+    "minted for the dashboard's internal key, to pass as `?token=` to the keyed endpoints. Its requests count " +
+    "against that key's enterprise-tier limit, shared by every visitor. Same flat shape as `POST /api/auth/token`; " +
+    "`Cache-Control: no-store`. Limited to " +
+    `${DASHBOARD_TOKEN_PER_IP_PER_MINUTE} tokens per minute per client address (429 with Retry-After beyond). ` +
+    "For your own applications, ask the operator for a key and use `POST /api/auth/token`.",
+  tags: ["Authentication"],
+  access: "public",
+  response: z
+    .object({
+      token: z.string(),
+      token_type: z.literal("Bearer"),
+      expires_in: z.number().int().describe("Seconds until the token expires"),
+      expires_at: z.string().describe("ISO 8601 UTC"),
+    })
+    .meta({ id: "DashboardTokenResponse" }),
+  errors: [429, 503],
+});
+
+export const endpoints = [dashboardTokenEndpoint];

@@ -1,0 +1,65 @@
+// Shared helpers of the oracle tests: a handler caller that passes the gateway, a fresh in-memory database (so a scan
+// starts from nothing), and an RPC proxy that can be switched off or made to hang.
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { PGlite } from "@electric-sql/pglite";
+import { NextRequest } from "next/server";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { signGatewayHeader } from "@/lib/auth/gateway";
+import type { Db } from "@/lib/db/client";
+import { applyMigrations } from "@/lib/db/migrate";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+
+type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export async function callHandler(handler: Handler, path: string) {
+  const id = randomUUID();
+  const request = new NextRequest(`http://localhost${path}`, {
+    headers: { "x-request-id": id, "x-predmkt-gateway": signGatewayHeader({ keyId: "test", tier: "pro", via: "api_key" }, id) },
+  });
+  const response = await handler(request, { params: Promise.resolve({}) });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+export async function freshDb(): Promise<{ db: Db; close: () => Promise<void> }> {
+  const pglite = await PGlite.create();
+  await applyMigrations({
+    exec: async (sql) => void (await pglite.exec(sql)),
+    query: async (sql, params) => (await pglite.query(sql, params)).rows as never[],
+    transaction: (work) =>
+      pglite.transaction(async (tx) =>
+        work({
+          exec: async (sql) => void (await tx.exec(sql)),
+          query: async (sql, params) => (await tx.query(sql, params)).rows as never[],
+        }),
+      ),
+  });
+  const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return { db, close: async () => { await db.$disconnect(); await pglite.close(); } };
+}
+
+/** A loopback JSON-RPC proxy in front of anvil: `up` forwards, `down` refuses connections' requests, `hang` never answers. */
+export async function startRpcProxy(target: string) {
+  let mode: "up" | "down" | "hang" = "up";
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (mode === "down") return void res.socket?.destroy();
+    if (mode === "hang") return void hanging.add(res);
+    const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+    res.writeHead(upstream.status, { "content-type": "application/json" });
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    set: (next: "up" | "down" | "hang") => (mode = next),
+    close: async () => {
+      for (const res of hanging) res.socket?.destroy();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
