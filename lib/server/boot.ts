@@ -21,10 +21,11 @@ async function startSocketBridge(): Promise<PGLiteSocketServer | null> {
   return server;
 }
 
-async function startSamplerLoop(): Promise<(() => void) | null> {
+async function startSampler(): Promise<(() => void) | null> {
   if (env.SAMPLER_INTERVAL_S <= 0) return null;
-  // TODO(lead): wire lib/sampler's startSamplerLoop once it lands.
-  return null;
+  const { startSamplerLoop } = await import("@/lib/sampler");
+  log.info("sampler loop started", { interval_s: env.SAMPLER_INTERVAL_S });
+  return startSamplerLoop(env.SAMPLER_INTERVAL_S);
 }
 
 async function boot(): Promise<void> {
@@ -33,7 +34,7 @@ async function boot(): Promise<void> {
     log.warn("embedded database socket bridge not started", errorFields(error));
     return null;
   });
-  const stopSampler = await startSamplerLoop();
+  const stopSampler = await startSampler();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -28,4 +28,14 @@ export const openapiEndpoint = defineEndpoint({
   response: z.record(z.string(), z.unknown()),
 });
 
-export const endpoints = [healthEndpoint, openapiEndpoint];
+export const pingEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/ping",
+  summary: "Liveness probe",
+  description: "No key needed, no I/O: answers `{\"ok\": true}` as long as the process serves HTTP.",
+  tags: ["System"],
+  access: "public",
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const endpoints = [healthEndpoint, pingEndpoint, openapiEndpoint];
