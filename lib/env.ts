@@ -50,8 +50,10 @@ const EnvSchema = z.object({
   ETH_RPC_URL: url("https://ethereum-rpc.publicnode.com"),
   POLYGON_RPC_URL: url("https://polygon-bor-rpc.publicnode.com"),
   UMA_VOTING_V2_ADDRESS: optionalString.transform((v) => v ?? "0x004395edb43EFca9885CEdad51EC9fAf93Bd34ac"),
-  UMA_VOTING_V2_FROM_BLOCK: int(17_000_000),
-  UMA_OOV2_ADDRESSES: list.transform((v) => (v.length ? v : ["0xeE3Afe347D5C74317041E2618C49534dAf887c24"])),
+  // VotingV2's deployment block: stakers who staked before a later start block would be missing from /voters.
+  UMA_VOTING_V2_FROM_BLOCK: int(16_697_232),
+  // OOv2 and the Managed OOv2 that Polymarket's newer adapters use (reference/uma-oracle.md §2.1).
+  UMA_OOV2_ADDRESSES: list.transform((v) => (v.length ? v : ["0xeE3Afe347D5C74317041E2618C49534dAf887c24", "0x2C0367a9DB231dDeBd88a94b4f6461a6e47C58B1"])),
   UMA_OOV2_FROM_BLOCK: int(35_000_000),
   POLYMARKET_UMA_REQUESTERS: list,
   UMA_ORACLE_CHILD_TUNNEL_ADDRESS: optionalString,

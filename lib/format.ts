@@ -3,11 +3,19 @@
 
 const LOCALE = "en-US";
 
-const usdCompact = new Intl.NumberFormat(LOCALE, { style: "currency", currency: "USD", notation: "compact", maximumFractionDigits: 1 });
 const usdWhole = new Intl.NumberFormat(LOCALE, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
 const usdCents = new Intl.NumberFormat(LOCALE, { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const integer = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
-const compact = new Intl.NumberFormat(LOCALE, { notation: "compact", maximumFractionDigits: 1 });
+
+// Compact notation by hand: Node's and browsers' ICU builds disagree on it ("$11.0M" vs "$11M"), which would make
+// server-rendered text differ from the hydrated text.
+function compactNumber(value: number): string {
+  const abs = Math.abs(value);
+  const [divisor, suffix] = abs >= 1e12 ? [1e12, "T"] : abs >= 1e9 ? [1e9, "B"] : abs >= 1e6 ? [1e6, "M"] : abs >= 1e3 ? [1e3, "K"] : [1, ""];
+  let digits = (abs / divisor).toFixed(1);
+  if (digits.endsWith(".0")) digits = digits.slice(0, -2);
+  return `${value < 0 ? "-" : ""}${digits}${suffix}`;
+}
 
 const isNumber = (v: number | null | undefined): v is number => typeof v === "number" && Number.isFinite(v);
 
@@ -15,7 +23,7 @@ const isNumber = (v: number | null | undefined): v is number => typeof v === "nu
 export function formatUsd(value: number | null | undefined): string {
   if (!isNumber(value)) return "–";
   const abs = Math.abs(value);
-  if (abs >= 1_000_000) return usdCompact.format(value);
+  if (abs >= 1_000_000) return `${value < 0 ? "-" : ""}$${compactNumber(abs)}`;
   if (abs >= 1_000) return usdWhole.format(value);
   return usdCents.format(value);
 }
@@ -49,7 +57,7 @@ export function formatInteger(value: number | null | undefined): string {
 }
 
 export function formatCompact(value: number | null | undefined): string {
-  return isNumber(value) ? compact.format(value) : "–";
+  return isNumber(value) ? compactNumber(value) : "–";
 }
 
 /** A share price in [0, 1] as cents, the way prediction markets quote it: 0.634 → "63.4¢". */
@@ -63,7 +71,7 @@ export function formatTokens(decimal: string | null | undefined): string {
   if (decimal === null || decimal === undefined || decimal === "") return "–";
   const n = Number(decimal);
   if (!Number.isFinite(n)) return decimal;
-  return n >= 10_000 ? compact.format(n) : integer.format(n);
+  return n >= 10_000 ? compactNumber(n) : integer.format(n);
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [

@@ -1,7 +1,7 @@
 // Abnormal-trade scoring: a trade is judged against its own market, not against a fixed dollar line. Pure.
 //
 // Definition (also in the OpenAPI description and docs/analytics.md):
-//   x = ln(usd_size); over the market's reference trades (its sampled trades of the last 7 days, this one included)
+//   x = ln(usd_size); over the market's reference trades (its sampled trades of the last 48 hours, this one included)
 //   m = median(ln usd), MAD = median(|ln usd − m|);
 //   z = 0.6745 · (x − m) / max(MAD, 0.25)        (Iglewicz–Hoaglin modified z-score on log size; the floor keeps a
 //                                                  market whose trades are all one size from dividing by ~0)
@@ -18,7 +18,7 @@ export const ABNORMAL_RULES = {
   minUsd: 500,
   minReferenceTrades: 10,
   madFloor: 0.25,
-  referenceWindowSeconds: 7 * 86_400,
+  referenceWindowSeconds: 48 * 3600,
 } as const;
 
 export interface TradeToScore {
@@ -72,10 +72,10 @@ export function scoreTrade(trade: TradeToScore, market: MarketContext, rules = A
   if (z !== null && marketMedian !== null) {
     parts.push(
       `${usd(trade.usd_size)} is ${z.toFixed(1)} robust deviations ${z >= 0 ? "above" : "below"} this market's typical trade ` +
-        `(median ${usd(marketMedian)} over ${sizes.length} trades in 7 days)`,
+        `(median ${usd(marketMedian)} over ${sizes.length} trades in 48 h)`,
     );
   } else {
-    parts.push(`${usd(trade.usd_size)} in a market with only ${sizes.length} sampled trades in 7 days (too few to judge size)`);
+    parts.push(`${usd(trade.usd_size)} in a market with only ${sizes.length} sampled trades in 48 h (too few to judge size)`);
   }
   parts.push(`${pct(share)} of the market's 24 h volume (${usd(market.volume_24h_usd)})`);
   const verdict = abnormal ? "flagged" : trade.usd_size < rules.minUsd ? `not flagged: below the ${usd(rules.minUsd)} floor` : "not flagged";

@@ -23,8 +23,12 @@ export interface OracleConfig {
   polymarketRequesters: Set<string>;
   childTunnel: Address;
   logChunkSize: bigint;
-  /** At most this many eth_getLogs ranges per scan per request: a long backfill spreads over requests, never hangs one. */
+  /**
+   * A scan stops after this many eth_getLogs ranges or this much time in one request (at least one range): a long
+   * backfill spreads over requests (reported as `meta.backfill_complete: false`) instead of hanging one.
+   */
   maxChunksPerScan: number;
+  scanBudgetMs: number;
   rpcTimeoutMs: number;
 }
 
@@ -33,14 +37,16 @@ export function oracleConfigFromEnv(env: Env = processEnv): OracleConfig {
   return {
     ethRpcUrl: env.ETH_RPC_URL ?? "https://ethereum-rpc.publicnode.com",
     polygonRpcUrl: env.POLYGON_RPC_URL ?? "https://polygon-bor-rpc.publicnode.com",
-    votingV2: getAddress(env.UMA_VOTING_V2_ADDRESS),
+    // Lower-cased first: a hand-typed address with a wrong checksum is still the address meant.
+    votingV2: getAddress(env.UMA_VOTING_V2_ADDRESS.toLowerCase()),
     votingV2FromBlock: BigInt(env.UMA_VOTING_V2_FROM_BLOCK),
-    optimisticOracles: env.UMA_OOV2_ADDRESSES.map((a) => getAddress(a)),
+    optimisticOracles: env.UMA_OOV2_ADDRESSES.map((a) => getAddress(a.toLowerCase())),
     optimisticOraclesFromBlock: BigInt(env.UMA_OOV2_FROM_BLOCK),
     polymarketRequesters: new Set(requesters.map((a) => a.toLowerCase())),
-    childTunnel: getAddress(env.UMA_ORACLE_CHILD_TUNNEL_ADDRESS ?? DEFAULT_CHILD_TUNNEL),
+    childTunnel: getAddress((env.UMA_ORACLE_CHILD_TUNNEL_ADDRESS ?? DEFAULT_CHILD_TUNNEL).toLowerCase()),
     logChunkSize: BigInt(env.ORACLE_LOG_CHUNK_SIZE),
     maxChunksPerScan: 200,
+    scanBudgetMs: 4_000,
     rpcTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
   };
 }

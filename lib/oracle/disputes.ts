@@ -18,7 +18,7 @@ import {
   parsePolymarketText,
   stampAncillaryData,
 } from "./ancillary";
-import { MULTICALL_BATCH_BYTES } from "./clients";
+import { MULTICALL_BATCH_BYTES, MULTICALL3_ADDRESS } from "./clients";
 import { headOf, type OracleContext, polygonEvents, polygonScan, votingEvents, votingScan } from "./context";
 import { onChain } from "./errors";
 import { type DisputeStatus, disputeLifecycle, dvmStatusName, type VotePhase } from "./lifecycle";
@@ -245,6 +245,7 @@ export async function loadDisputes(ctx: OracleContext): Promise<DisputesSnapshot
         ctx.clients.polygon.multicall({
           allowFailure: false,
           blockNumber: polyHead.number,
+          multicallAddress: MULTICALL3_ADDRESS,
           batchSize: MULTICALL_BATCH_BYTES,
           contracts: withOrigin.map((r) => ({
             address: r.origin!.oracle,
@@ -261,6 +262,7 @@ export async function loadDisputes(ctx: OracleContext): Promise<DisputesSnapshot
     ctx.clients.ethereum.multicall({
       allowFailure: false,
       blockNumber: ethHead.number,
+      multicallAddress: MULTICALL3_ADDRESS,
       batchSize: MULTICALL_BATCH_BYTES,
       contracts: [
         { address: config.votingV2, abi: votingV2Abi, functionName: "getVotePhase" },

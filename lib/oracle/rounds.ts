@@ -2,7 +2,7 @@
 // scan, whatever block ranges the logs came from), plus each round's figures read from rounds(r).
 import { type Address, formatUnits, type Hex } from "viem";
 import { votingV2Abi } from "./abi";
-import { MULTICALL_BATCH_BYTES } from "./clients";
+import { MULTICALL_BATCH_BYTES, MULTICALL3_ADDRESS } from "./clients";
 import { headOf, type OracleContext, votingEvents, votingScan } from "./context";
 import { onChain } from "./errors";
 import { advanceScan, decodeStored, readLogs, type StoredLog } from "./scan";
@@ -88,6 +88,7 @@ export async function loadRounds(ctx: OracleContext): Promise<RoundsSnapshot> {
     ctx.clients.ethereum.multicall({
       allowFailure: false,
       blockNumber: head.number,
+      multicallAddress: MULTICALL3_ADDRESS,
       contracts: [
         { address, abi: votingV2Abi, functionName: "getCurrentRoundId" },
         { address, abi: votingV2Abi, functionName: "voteTiming" },
@@ -99,6 +100,7 @@ export async function loadRounds(ctx: OracleContext): Promise<RoundsSnapshot> {
     ctx.clients.ethereum.multicall({
       allowFailure: false,
       blockNumber: head.number,
+      multicallAddress: MULTICALL3_ADDRESS,
       batchSize: MULTICALL_BATCH_BYTES,
       contracts: roundIds.map((r) => ({ address, abi: votingV2Abi, functionName: "rounds", args: [BigInt(r)] }) as const),
     }),

@@ -68,7 +68,8 @@ async function runScan(deps: ScanDeps, target: ScanTarget, head: bigint, id: str
   const fromBlock = cursor && cursor.fromBlock <= target.fromBlock ? cursor.fromBlock : target.fromBlock;
   const chunk = deps.config.logChunkSize;
   let chunks = 0;
-  while (next <= head && chunks < deps.config.maxChunksPerScan) {
+  const started = Date.now();
+  while (next <= head && chunks < deps.config.maxChunksPerScan && (chunks === 0 || Date.now() - started < deps.config.scanBudgetMs)) {
     const to = next + chunk - 1n < head ? next + chunk - 1n : head;
     const logs = await onChain(target.chain, () =>
       client.getLogs({ address: target.addresses, events: target.events, fromBlock: next, toBlock: to, strict: false }),

@@ -1,6 +1,7 @@
 // The DVM at a glance: pending requests, Polymarket disputes not yet resolved, and the active round with its phase,
 // all from the chain's own clock (VotingV2's round and phase at the head block).
 import { votingV2Abi } from "./abi";
+import { MULTICALL3_ADDRESS } from "./clients";
 import { headOf, type OracleContext } from "./context";
 import { onChain } from "./errors";
 
@@ -29,6 +30,7 @@ export async function loadChainSummary(ctx: OracleContext): Promise<ChainSummary
     ctx.clients.ethereum.multicall({
       allowFailure: false,
       blockNumber: head.number,
+      multicallAddress: MULTICALL3_ADDRESS,
       contracts: [
         { address, abi: votingV2Abi, functionName: "getCurrentRoundId" },
         { address, abi: votingV2Abi, functionName: "getVotePhase" },

@@ -3,7 +3,7 @@
 // possibly stale voterStakes().stake when that call fails), delegate, and share of cumulativeStake().
 import { type Address, type ContractFunctionParameters, formatUnits, getAddress, type Hex, zeroAddress } from "viem";
 import { votingV2Abi } from "./abi";
-import { MULTICALL_BATCH_BYTES } from "./clients";
+import { MULTICALL_BATCH_BYTES, MULTICALL3_ADDRESS } from "./clients";
 import { headOf, type OracleContext, votingEvents, votingScan } from "./context";
 import { onChain } from "./errors";
 import { advanceScan, readLogs } from "./scan";
@@ -65,7 +65,8 @@ export async function loadVoters(ctx: OracleContext): Promise<VotersSnapshot> {
     ]),
   ];
   const results = await onChain("ethereum", () =>
-    ctx.clients.ethereum.multicall({ allowFailure: true, blockNumber: head.number, batchSize: MULTICALL_BATCH_BYTES, contracts }),
+    ctx.clients.ethereum.multicall({ allowFailure: true, blockNumber: head.number,
+      multicallAddress: MULTICALL3_ADDRESS, batchSize: MULTICALL_BATCH_BYTES, contracts }),
   );
   const cumulative = results[0];
   if (cumulative.status !== "success") throw cumulative.error;

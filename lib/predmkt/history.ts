@@ -2,7 +2,6 @@
 import { ApiError } from "@/lib/api/errors";
 import { roundProbability } from "@/lib/analytics/changes";
 import { getDb } from "@/lib/db/client";
-import { RAW_RESOLUTION_S } from "@/lib/sampler/config";
 import { resolutionForWindow } from "./movers";
 import { asOf, NOT_SAMPLED_NOTE, sampledMeta, WINDOW_SECONDS } from "./meta";
 
@@ -10,22 +9,15 @@ export async function latestTicks(limit: number) {
   const db = await getDb();
   const at = await asOf(db, "prices");
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit }) };
-  // Walks raw samples newest first (index on resolution, t, outcome) and keeps those whose price differs from the
-  // outcome's previous stored sample, so heartbeats of an unchanged price are not reported as ticks.
+  // Each outcome remembers its latest price change (time and previous price); the feed is those, newest first.
   const rows = await db.$queryRawUnsafe<
     { market_id: string; question: string; token_id: string; outcome: string; outcome_index: number; price: number; previous_price: number | null; t: Date }[]
   >(
-    `SELECT * FROM (
-       SELECT o.market_id, m.question, o.token_id, o.name AS outcome, o.index AS outcome_index, s.price, s.t,
-              (SELECT p.price FROM price_samples p
-               WHERE p.resolution_s = ${RAW_RESOLUTION_S} AND p.outcome_id = s.outcome_id AND p.t < s.t
-               ORDER BY p.t DESC LIMIT 1) AS previous_price
-       FROM price_samples s
-       JOIN outcomes o ON o.id = s.outcome_id
-       JOIN markets m ON m.id = o.market_id AND m.open
-       WHERE s.resolution_s = ${RAW_RESOLUTION_S}
-       ORDER BY s.t DESC, s.outcome_id DESC) ticks
-     WHERE previous_price IS DISTINCT FROM price
+    `SELECT o.market_id, m.question, o.token_id, o.name AS outcome, o.index AS outcome_index, o.price, o.previous_price,
+            o.last_change_at AS t
+     FROM outcomes o JOIN markets m ON m.id = o.market_id AND m.open
+     WHERE o.last_change_at IS NOT NULL AND o.price IS NOT NULL
+     ORDER BY o.last_change_at DESC, o.market_id, o.index
      LIMIT $1`,
     limit,
   );

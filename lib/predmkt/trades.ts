@@ -3,26 +3,47 @@ import type { z } from "zod";
 import type { AbnormalTradeSchema, TradeSchema } from "@/lib/api/endpoints/predmkt-sampled";
 import { ABNORMAL_RULES, findAbnormalTrades, type MarketContext } from "@/lib/analytics/abnormal";
 import { getDb } from "@/lib/db/client";
-import type { Trade } from "@/lib/generated/prisma/client";
 import { asOf, sampledMeta } from "./meta";
 
 type TradeBody = z.infer<typeof TradeSchema>;
 type AbnormalBody = z.infer<typeof AbnormalTradeSchema>;
 
-function tradeBody(t: Trade): TradeBody {
+interface TradeRow {
+  id: string;
+  tx_hash: string;
+  market_id: string | null;
+  condition_id: string;
+  event_slug: string | null;
+  question: string | null;
+  outcome: string | null;
+  outcome_index: number | null;
+  side: string;
+  price: number;
+  shares: number;
+  usd_size: number;
+  wallet: string;
+  pseudonym: string | null;
+  timestamp: Date;
+}
+
+// Market texts live on `markets`; the tape joins them in when read.
+const TRADE_COLUMNS = `t.id, t.tx_hash, t.market_id, t.condition_id, m.event_slug, m.question, t.outcome, t.outcome_index, t.side,
+  t.price, t.shares, t.usd_size, t.wallet, t.pseudonym, t.timestamp`;
+
+function tradeBody(t: TradeRow): TradeBody {
   return {
     id: t.id,
-    tx_hash: t.txHash,
-    market_id: t.marketId,
-    condition_id: t.conditionId,
-    event_slug: t.eventSlug,
+    tx_hash: t.tx_hash,
+    market_id: t.market_id,
+    condition_id: t.condition_id,
+    event_slug: t.event_slug,
     question: t.question,
     outcome: t.outcome,
-    outcome_index: t.outcomeIndex,
+    outcome_index: t.outcome_index,
     side: t.side === "SELL" ? "SELL" : "BUY",
     price: t.price,
     shares: t.shares,
-    usd_size: Math.round(t.usdSize * 100) / 100,
+    usd_size: Math.round(t.usd_size * 100) / 100,
     wallet: t.wallet,
     pseudonym: t.pseudonym,
     timestamp: t.timestamp.toISOString(),
@@ -33,11 +54,12 @@ export async function listTrades(minUsd: number, limit: number) {
   const db = await getDb();
   const at = await asOf(db, "trades");
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit, min_usd: minUsd }) };
-  const rows = await db.trade.findMany({
-    where: minUsd > 0 ? { usdSize: { gte: minUsd } } : {},
-    orderBy: [{ timestamp: "desc" }, { id: "desc" }],
-    take: limit,
-  });
+  const rows = await db.$queryRawUnsafe<TradeRow[]>(
+    `SELECT ${TRADE_COLUMNS} FROM trades t LEFT JOIN markets m ON m.id = t.market_id
+     WHERE t.usd_size >= $1 ORDER BY t.timestamp DESC, t.id DESC LIMIT $2`,
+    minUsd,
+    limit,
+  );
   return { data: rows.map(tradeBody), meta: sampledMeta(at, { count: rows.length, limit, min_usd: minUsd }) };
 }
 
@@ -51,25 +73,31 @@ export async function abnormalTrades(limit: number) {
   let ranked = abnormalCache.get(key);
   if (!ranked) {
     const dayAgo = new Date(at.getTime() - 86_400_000);
-    const candidates = await db.trade.findMany({ where: { timestamp: { gt: dayAgo }, usdSize: { gte: ABNORMAL_RULES.minUsd } } });
-    const conditionIds = [...new Set(candidates.map((t) => t.conditionId))];
+    const candidates = await db.$queryRawUnsafe<TradeRow[]>(
+      `SELECT ${TRADE_COLUMNS} FROM trades t LEFT JOIN markets m ON m.id = t.market_id
+       WHERE t.timestamp > $1::timestamptz AND t.usd_size >= $2`,
+      dayAgo.toISOString(),
+      ABNORMAL_RULES.minUsd,
+    );
+    const marketIds = [...new Set(candidates.map((t) => t.market_id).filter((id): id is string => id !== null))];
     const reference = await db.trade.findMany({
-      where: { conditionId: { in: conditionIds }, timestamp: { gt: new Date(at.getTime() - ABNORMAL_RULES.referenceWindowSeconds * 1000) } },
-      select: { conditionId: true, usdSize: true, timestamp: true },
+      where: { marketId: { in: marketIds }, timestamp: { gt: new Date(at.getTime() - ABNORMAL_RULES.referenceWindowSeconds * 1000) } },
+      select: { marketId: true, usdSize: true, timestamp: true },
     });
-    const markets = await db.market.findMany({ where: { conditionId: { in: conditionIds } }, select: { conditionId: true, volume24hUsd: true } });
-    const gammaVolume = new Map(markets.map((m) => [m.conditionId, m.volume24hUsd]));
+    const markets = await db.market.findMany({ where: { id: { in: marketIds } }, select: { id: true, volume24hUsd: true } });
+    const gammaVolume = new Map(markets.map((m) => [m.id, m.volume24hUsd]));
     const contexts = new Map<string, MarketContext & { sampled_24h: number }>();
-    for (const id of conditionIds) contexts.set(id, { reference_usd_sizes: [], volume_24h_usd: 0, sampled_24h: 0 });
+    for (const id of marketIds) contexts.set(id, { reference_usd_sizes: [], volume_24h_usd: 0, sampled_24h: 0 });
     for (const r of reference) {
-      const c = contexts.get(r.conditionId)!;
+      const c = contexts.get(r.marketId!)!;
       (c.reference_usd_sizes as number[]).push(r.usdSize);
       if (r.timestamp > dayAgo) c.sampled_24h += r.usdSize;
     }
     // Gamma's 24 h volume is the market's true figure; our sampled sum can only be larger if Gamma lags.
     for (const [id, c] of contexts) c.volume_24h_usd = Math.max(gammaVolume.get(id) ?? 0, c.sampled_24h);
+    // Trades of markets we do not know (closed or not yet listed) are scored by share alone, against nothing.
     const found = findAbnormalTrades(
-      candidates.map((t) => ({ ...t, condition_id: t.conditionId, usd_size: t.usdSize, timestamp: t.timestamp.getTime() / 1000 })),
+      candidates.map((t) => ({ id: t.id, condition_id: t.market_id ?? `unknown:${t.condition_id}`, usd_size: t.usd_size, timestamp: t.timestamp.getTime() / 1000 })),
       contexts,
       500,
     );

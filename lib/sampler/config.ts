@@ -6,12 +6,15 @@ export const RAW_RESOLUTION_S = 60;
 export interface Tier {
   resolutionS: number;
   retentionS: number;
+  /** An unchanged price is still stored once this long after the outcome's previous row in the tier, so the row
+   *  "at or before" any time within the retention is never further back than this. */
+  heartbeatS: number;
 }
 
 export const TIERS: readonly Tier[] = [
-  { resolutionS: RAW_RESOLUTION_S, retentionS: 48 * 3600 },
-  { resolutionS: 900, retentionS: 8 * 86_400 },
-  { resolutionS: 3600, retentionS: 31 * 86_400 },
+  { resolutionS: RAW_RESOLUTION_S, retentionS: 48 * 3600, heartbeatS: 3600 },
+  { resolutionS: 900, retentionS: 8 * 86_400, heartbeatS: 6 * 3600 },
+  { resolutionS: 3600, retentionS: 31 * 86_400, heartbeatS: 24 * 3600 },
 ];
 
 export interface SamplerConfig {
@@ -26,7 +29,8 @@ export interface SamplerConfig {
   /** Trades per Data API page and the most pages one pass reads. */
   tradesPageSize: number;
   tradesMaxPages: number;
-  /** Trades older than this are deleted. */
+  /** Trades older than this are deleted. The tape is the biggest stream (~1 M fills a day at Polymarket's scale, and
+   *  in the bench world), so it keeps just what abnormal-trade scoring needs: 48 h of reference trades. */
   tradeRetentionS: number;
   /** Whale refresh: how often, how many of the biggest markets, how many holders per outcome. */
   whalesEveryS: number;
@@ -35,13 +39,13 @@ export interface SamplerConfig {
 }
 
 export const DEFAULT_CONFIG: SamplerConfig = {
-  heartbeatS: 3600,
+  heartbeatS: TIERS[0].heartbeatS,
   leaseTtlMs: 120_000,
   chunkSize: 400,
   eventsPageSize: 500,
   tradesPageSize: 500,
   tradesMaxPages: 6,
-  tradeRetentionS: 8 * 86_400,
+  tradeRetentionS: 49 * 3600,
   whalesEveryS: 600,
   whaleMarkets: 10,
   whaleHoldersPerOutcome: 10,

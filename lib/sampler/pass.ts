@@ -57,6 +57,7 @@ export async function runPass(options: PassOptions): Promise<PassResult> {
   const now = options.now ?? (() => new Date());
   const holder = randomUUID();
   const startedAt = now();
+  const wallStart = performance.now();
   const counts: PassCounts = { events: 0, markets: 0, outcomes: 0, samples: 0, trades: 0, whales: 0 };
 
   if (!(await acquireLease(db, holder, config.leaseTtlMs))) {
@@ -82,7 +83,7 @@ export async function runPass(options: PassOptions): Promise<PassResult> {
 
     const finishedAt = now();
     await db.samplerRun.update({ where: { id: runId }, data: { status: "ok", finishedAt, ...counts } });
-    log.info("sampler pass", { run_id: runId, trigger: options.trigger, ms: finishedAt.getTime() - startedAt.getTime(), ...counts });
+    log.info("sampler pass", { run_id: runId, trigger: options.trigger, ms: Math.round(performance.now() - wallStart), ...counts });
     return { status: "ok", run_id: runId, started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(), counts, error: null };
   } catch (error) {
     const finishedAt = now();

@@ -108,14 +108,19 @@ export async function writeEventsPage(db: Db, events: readonly NormalizedEvent[]
   ), (o) => o.tokenId);
   for (const chunk of chunks(outcomeRows, config.chunkSize)) {
     counts.outcomes += await db.$executeRawUnsafe(
-      `INSERT INTO outcomes (token_id, market_id, index, name, price, priced_at, first_sampled_at)
+      `INSERT INTO outcomes (token_id, market_id, index, name, price, priced_at, first_sampled_at, last_change_at)
        SELECT u.token_id, u.market_id, u.index, u.name, u.price,
+              CASE WHEN u.price IS NULL THEN NULL ELSE $6::timestamptz END,
               CASE WHEN u.price IS NULL THEN NULL ELSE $6::timestamptz END,
               CASE WHEN u.price IS NULL THEN NULL ELSE $6::timestamptz END
        FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::float8[]) AS u(token_id, market_id, index, name, price)
        ON CONFLICT (token_id) DO UPDATE SET market_id = excluded.market_id, index = excluded.index, name = excluded.name,
          price = COALESCE(excluded.price, outcomes.price), priced_at = COALESCE(excluded.priced_at, outcomes.priced_at),
-         first_sampled_at = COALESCE(outcomes.first_sampled_at, excluded.first_sampled_at)`,
+         first_sampled_at = COALESCE(outcomes.first_sampled_at, excluded.first_sampled_at),
+         previous_price = CASE WHEN excluded.price IS DISTINCT FROM outcomes.price AND excluded.price IS NOT NULL
+                               THEN outcomes.price ELSE outcomes.previous_price END,
+         last_change_at = CASE WHEN excluded.price IS DISTINCT FROM outcomes.price AND excluded.price IS NOT NULL
+                               THEN excluded.priced_at ELSE outcomes.last_change_at END`,
       chunk.map((o) => o.tokenId),
       chunk.map((o) => o.marketId),
       chunk.map((o) => o.index),
@@ -152,30 +157,46 @@ export async function closeUnseen(db: Db, listingStartedAt: Date): Promise<void>
 
 /**
  * Rolls raw samples up into each coarser tier: one row per outcome and bucket, at the bucket's start, carrying the
- * bucket's closing (last) price. Only completed buckets, from the tier's watermark on; safe to repeat.
+ * bucket's closing (last) price, stored only when that close differs from the outcome's previous row in the tier or
+ * the previous row is older than the tier's heartbeat. Only completed buckets, from the tier's watermark on; safe to
+ * repeat.
  */
 export async function rollUp(db: Db, now: Date): Promise<number> {
   let written = 0;
   for (const tier of TIERS.filter((t) => t.resolutionS !== RAW_RESOLUTION_S)) {
     const key = `rollup_${tier.resolutionS}`;
     const state = await getState(db, key);
-    const until = new Date(Math.floor(now.getTime() / 1000 / tier.resolutionS) * tier.resolutionS * 1000);
-    const rawRetention = TIERS[0].retentionS * 1000;
+    const bucketMs = tier.resolutionS * 1000;
+    const until = new Date(Math.floor(now.getTime() / bucketMs) * bucketMs);
     // Raw samples older than their retention are gone, so there is nothing to roll up from before then.
-    const from = new Date(Math.max(state?.at.getTime() ?? 0, now.getTime() - rawRetention));
+    const earliest = Math.max(state?.at.getTime() ?? 0, now.getTime() - TIERS[0].retentionS * 1000);
+    const from = new Date(Math.floor(earliest / bucketMs) * bucketMs);
     if (from >= until) continue;
     written += await db.$executeRawUnsafe(
-      `INSERT INTO price_samples (outcome_id, resolution_s, t, price)
-       SELECT DISTINCT ON (outcome_id, bucket) outcome_id, $1::int, bucket, price
-       FROM (SELECT outcome_id, price, t,
-                    to_timestamp(floor(extract(epoch FROM t) / $1::int) * $1::int) AS bucket
-             FROM price_samples
-             WHERE resolution_s = ${RAW_RESOLUTION_S} AND t >= $2::timestamptz AND t < $3::timestamptz) s
-       ORDER BY outcome_id, bucket, t DESC
+      `WITH closes AS (
+         SELECT DISTINCT ON (outcome_id, bucket) outcome_id, bucket, price
+         FROM (SELECT outcome_id, price, t, to_timestamp(floor(extract(epoch FROM t) / $1::int) * $1::int) AS bucket
+               FROM price_samples
+               WHERE resolution_s = ${RAW_RESOLUTION_S} AND t >= $2::timestamptz AND t < $3::timestamptz) raw
+         ORDER BY outcome_id, bucket, t DESC),
+       sequenced AS (
+         SELECT c.*, lag(c.price) OVER w AS prev_price, lag(c.bucket) OVER w AS prev_bucket
+         FROM closes c WINDOW w AS (PARTITION BY c.outcome_id ORDER BY c.bucket))
+       INSERT INTO price_samples (outcome_id, resolution_s, t, price)
+       SELECT s.outcome_id, $1::int, s.bucket, s.price
+       FROM sequenced s
+       LEFT JOIN LATERAL (
+         SELECT p.t, p.price FROM price_samples p
+         WHERE p.resolution_s = $1::int AND p.outcome_id = s.outcome_id AND p.t < $2::timestamptz
+         ORDER BY p.t DESC LIMIT 1) last ON s.prev_bucket IS NULL
+       WHERE COALESCE(s.prev_bucket, last.t) IS NULL
+          OR COALESCE(s.prev_price, last.price) IS DISTINCT FROM s.price
+          OR COALESCE(s.prev_bucket, last.t) <= s.bucket - make_interval(secs => $4::int)
        ON CONFLICT (resolution_s, outcome_id, t) DO UPDATE SET price = excluded.price`,
       tier.resolutionS,
-      new Date(Math.floor(from.getTime() / 1000 / tier.resolutionS) * tier.resolutionS * 1000).toISOString(),
+      from.toISOString(),
       until.toISOString(),
+      tier.heartbeatS,
     );
     await setState(db, key, until);
   }
@@ -199,25 +220,20 @@ export async function writeTrades(db: Db, trades: readonly NormalizedTrade[], co
   let inserted = 0;
   for (const chunk of chunks(trades, config.chunkSize)) {
     inserted += await db.$executeRawUnsafe(
-      `INSERT INTO trades (id, tx_hash, condition_id, market_id, event_slug, question, token_id, outcome, outcome_index,
-                           side, price, shares, usd_size, wallet, pseudonym, timestamp)
-       SELECT u.id, u.tx_hash, u.condition_id, COALESCE(u.market_id, m.id), COALESCE(u.event_slug, m.event_slug),
-              COALESCE(u.question, m.question), u.token_id, u.outcome, u.outcome_index, u.side, u.price, u.shares,
-              u.usd_size, u.wallet, u.pseudonym, u.timestamp
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                   $9::int[], $10::text[], $11::float8[], $12::float8[], $13::float8[], $14::text[], $15::text[],
-                   $16::timestamptz[])
-            AS u(id, tx_hash, condition_id, market_id, event_slug, question, token_id, outcome, outcome_index, side,
-                 price, shares, usd_size, wallet, pseudonym, timestamp)
+      `INSERT INTO trades (id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size,
+                           wallet, pseudonym, timestamp)
+       SELECT u.id, u.tx_hash, u.condition_id, COALESCE(u.market_id, m.id), u.outcome, u.outcome_index, u.side, u.price,
+              u.shares, u.usd_size, u.wallet, u.pseudonym, u.timestamp
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::float8[],
+                   $9::float8[], $10::float8[], $11::text[], $12::text[], $13::timestamptz[])
+            AS u(id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size, wallet,
+                 pseudonym, timestamp)
        LEFT JOIN markets m ON m.condition_id = u.condition_id
        ON CONFLICT (id) DO NOTHING`,
       chunk.map((t) => t.id),
       chunk.map((t) => t.tx_hash ?? ""),
       chunk.map((t) => t.condition_id),
       chunk.map((t) => t.market_id),
-      chunk.map((t) => t.event_slug),
-      chunk.map((t) => t.question),
-      chunk.map((t) => t.token_id),
       chunk.map((t) => t.outcome),
       chunk.map((t) => t.outcome_index),
       chunk.map((t) => t.side),

@@ -5,6 +5,8 @@
 // fails a request. On upstream failure the last good body is served for up to STALE_MAX_AGE_S, marked "stale".
 import type { Redis } from "@upstash/redis";
 import { ApiError } from "@/lib/api/errors";
+import { createHash } from "node:crypto";
+import { env } from "@/lib/env";
 import { getRedis } from "@/lib/kv/redis";
 import { log } from "@/lib/log";
 
@@ -63,6 +65,18 @@ function remember(key: string, entry: Entry): void {
   entries.delete(key); // re-insert: the Map's order is the recency order
   entries.set(key, entry);
   while (entries.size > LOCAL_MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+}
+
+/**
+ * Key of a body in the shared KV store. Namespaced by the upstream base URLs: instances pointed at another upstream
+ * (a simulator, a staging proxy) sharing one Redis must never serve each other's bodies.
+ */
+export function kvKeyFor(key: string): string {
+  const upstream = createHash("sha256")
+    .update([env.POLYMARKET_GAMMA_URL, env.POLYMARKET_DATA_URL, env.POLYMARKET_CLOB_URL].join("|"))
+    .digest("hex")
+    .slice(0, 12);
+  return `${KEY_PREFIX}${upstream}:${key}`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -126,7 +140,7 @@ export async function cachedLoad<T>(key: string, options: CacheOptions, loader: 
 
 async function loadShared<T>(key: string, options: CacheOptions, loader: () => Promise<T>, local: Entry<T> | undefined): Promise<Cached<T>> {
   const kv = options.kv === undefined ? getRedis() : options.kv;
-  const kvKey = KEY_PREFIX + key;
+  const kvKey = kvKeyFor(key);
   const lockKey = `${kvKey}:lock`;
   let shared: Entry<T> | undefined;
   let holdsLock = false;

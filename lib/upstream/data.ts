@@ -69,20 +69,31 @@ export async function listTrades(params: ListTradesParams = {}, options: Upstrea
   return { trades, next_cursor: body!.next_cursor };
 }
 
+// Set once an upstream answers 404 on /v2/holders (older deployments, the offline simulator): later calls go straight
+// to v1 instead of paying for the failed request each time.
+const globalForData = globalThis as unknown as { __predmktNoV2Holders?: boolean };
+
 /**
  * Top holders of each outcome token of one market. The Data API keys holders by condition id (not token id) and
  * answers one group per token; groups are merged by token (v2 pages may split one). Holders sorted by shares, desc.
+ * Up to 20 per token come from v1 `/holders`; a larger `limit` asks v2 `/v2/holders` and, where that does not
+ * exist, falls back to v1's 20.
  */
 export async function getHolders(
   conditionId: string,
   limit = 20,
   options: UpstreamCallOptions & { version?: "v1" | "v2" } = {},
 ): Promise<NormalizedHolderGroup[]> {
-  const v2 = options.version === "v2" || (options.version === undefined && limit > V1_HOLDERS_MAX);
-  const body = await fetchUpstream(
-    v2
-      ? { host: "data", path: "/v2/holders", query: { condition: conditionId, limit } }
-      : { host: "data", path: "/holders", query: { market: conditionId, limit } },
+  const wantV2 = options.version === "v2" || (options.version === undefined && limit > V1_HOLDERS_MAX && !globalForData.__predmktNoV2Holders);
+  let body = wantV2
+    ? await fetchUpstream({ host: "data", path: "/v2/holders", query: { condition: conditionId, limit } }, HoldersBodySchema, {
+        deadline: options.deadline,
+        allowNotFound: true,
+      })
+    : null;
+  if (wantV2 && body === null) globalForData.__predmktNoV2Holders = true;
+  body ??= await fetchUpstream(
+    { host: "data", path: "/holders", query: { market: conditionId, limit: Math.min(limit, V1_HOLDERS_MAX) } },
     HoldersBodySchema,
     { deadline: options.deadline },
   );

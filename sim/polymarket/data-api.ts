@@ -1,7 +1,7 @@
 // Data API (data-api.polymarket.com). v1: camelCase bare arrays (`/trades`, `/holders`, `/positions`), errors
 // `{error}`; v2: snake_case `{data, pagination}` with cursor-only paging, errors `{error, code, retryable, trace_id,
 // parameter?}` and an `x-trace-id` header on every response.
-import type { Trade } from "./flow";
+import { tradeAnchor, type Trade, type TradeAnchor } from "./flow";
 import { firstParam, isoDate, json, listParam, type SimContext, type SimRequest, type SimResponse } from "./http-types";
 import { round } from "./prices";
 import type { SimMarket } from "./world";
@@ -122,7 +122,7 @@ function parseTradeFilters(ctx: SimContext, q: URLSearchParams, v2: boolean): Tr
   return { markets, wallet, unknownWallet, side, minCash, minTokens, takerOnly };
 }
 
-function runTradeQuery(ctx: SimContext, f: TradeFilters, need: number, after?: { t: number; k: string }, window?: { start?: number; end?: number }): Trade[] {
+function runTradeQuery(ctx: SimContext, f: TradeFilters, need: number, after?: TradeAnchor, window?: { start?: number; end?: number }): Trade[] {
   if (f.unknownWallet || (f.markets && f.markets.length === 0) || need <= 0) return [];
   const now = Math.floor(ctx.nowMs / 1000);
   const filtered = f.markets !== null || f.wallet !== undefined;
@@ -142,7 +142,7 @@ function tradeV1(ctx: SimContext, t: Trade): Record<string, unknown> {
     proxyWallet: w.address, side: t.side, asset: market.tokenIds[t.outcome], conditionId: market.conditionId,
     size: t.size, price: t.price, timestamp: t.timestamp, title: market.question, slug: market.slug, icon: market.icon,
     eventSlug: event.slug, outcome: market.outcomes[t.outcome], outcomeIndex: t.outcome, name: w.name,
-    pseudonym: w.pseudonym, bio: w.bio, profileImage: w.profileImage, profileImageOptimized: "", transactionHash: t.txHash,
+    pseudonym: w.pseudonym, bio: w.bio, profileImage: w.profileImage, profileImageOptimized: "", transactionHash: ctx.flow.txHash(t),
   };
 }
 
@@ -154,7 +154,7 @@ function tradeV2(ctx: SimContext, t: Trade): Record<string, unknown> {
     proxy_wallet: w.address, side: t.side, token_id: market.tokenIds[t.outcome], condition_id: market.conditionId,
     size: t.size, price: t.price, timestamp: t.timestamp, title: market.question, slug: market.slug, icon: market.icon,
     event_slug: event.slug, outcome: market.outcomes[t.outcome], outcome_index: t.outcome, name: w.name,
-    pseudonym: w.pseudonym, bio: w.bio, profile_image: w.profileImage, profile_image_optimized: "", transaction_hash: t.txHash,
+    pseudonym: w.pseudonym, bio: w.bio, profile_image: w.profileImage, profile_image_optimized: "", transaction_hash: ctx.flow.txHash(t),
   };
 }
 
@@ -187,14 +187,15 @@ function v2Error(trace: string, status: number, code: string, message: string, p
   return json(body, status, headers);
 }
 
+// The cursor carries only the seek anchor (the last row's place in the tape); filters are re-sent on every page.
 function encodeV2Cursor(t: Trade): string {
-  return Buffer.from(JSON.stringify({ t: t.timestamp, k: t.key })).toString("base64url");
+  return Buffer.from(JSON.stringify(tradeAnchor(t))).toString("base64url");
 }
 
-function decodeV2Cursor(raw: string): { t: number; k: string } | null {
+function decodeV2Cursor(raw: string): TradeAnchor | null {
   try {
-    const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as { t: unknown; k: unknown };
-    if (typeof parsed.t === "number" && typeof parsed.k === "string") return { t: parsed.t, k: parsed.k };
+    const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(parsed) && parsed.length === 7 && parsed.every((n) => Number.isInteger(n))) return parsed as TradeAnchor;
   } catch {
     // fall through
   }
@@ -209,7 +210,7 @@ function tradesV2(ctx: SimContext, req: SimRequest): SimResponse {
     if (limit < 1) throw new BadRequest("limit must be >= 1", "limit");
     const filters = parseTradeFilters(ctx, req.query, true);
     const cursorRaw = firstParam(req.query, "cursor");
-    let after: { t: number; k: string } | undefined;
+    let after: TradeAnchor | undefined;
     if (cursorRaw) {
       const decoded = decodeV2Cursor(cursorRaw);
       if (!decoded) throw new BadRequest("invalid cursor", "cursor");

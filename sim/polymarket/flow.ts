@@ -9,8 +9,13 @@ import type { SimMarket, World } from "./world";
 import { gauss, hexWords, pareto, poisson, rand, randOpen } from "./random";
 
 export interface Trade {
-  /** Stable identity and tie-break ("r.<market>.<minute>.<k>.<fill>", "w.<stake>.<hour>.<k>", maker rows + ".m"). */
-  key: string;
+  /** Identity: retail (kind 0) = market a, minute b, k-th order c, fill; whale (kind 1) = stake a, hour b, c. */
+  kind: 0 | 1;
+  a: number;
+  b: number;
+  c: number;
+  fill: number;
+  maker: boolean;
   market: number;
   outcome: number;
   wallet: number;
@@ -19,8 +24,37 @@ export interface Trade {
   size: number;
   price: number;
   timestamp: number;
-  txHash: string;
-  maker: boolean;
+}
+
+/** Stable identity string of a trade. */
+export function tradeKey(t: Trade): string {
+  return `${t.kind === 0 ? "r" : "w"}.${t.a}.${t.b}.${t.c}.${t.fill}${t.maker ? ".m" : ""}`;
+}
+
+/** Total order of the tape: newest first, then by identity. */
+export function compareTrades(x: Trade, y: Trade): number {
+  return y.timestamp - x.timestamp || x.kind - y.kind || x.a - y.a || x.b - y.b || x.c - y.c || x.fill - y.fill || Number(x.maker) - Number(y.maker);
+}
+
+/** Position in the tape's order as a tuple, for cursors. */
+export type TradeAnchor = [number, number, number, number, number, number, number];
+export function tradeAnchor(t: Trade): TradeAnchor {
+  return [t.timestamp, t.kind, t.a, t.b, t.c, t.fill, Number(t.maker)];
+}
+function isAfter(t: Trade, anchor: TradeAnchor): boolean {
+  const own = tradeAnchor(t);
+  if (own[0] !== anchor[0]) return own[0] < anchor[0];
+  for (let i = 1; i < own.length; i++) if (own[i] !== anchor[i]) return own[i] > anchor[i];
+  return false;
+}
+
+const NO_TRADES: Trade[] = [];
+
+/** Trades a query would filter out anyway; skipping them early only saves work, it never changes an answer. */
+export interface SkipHint {
+  minUsd?: number;
+  takerWallet?: number;
+  takerSide?: "BUY" | "SELL";
 }
 
 export interface TradeQuery {
@@ -37,8 +71,8 @@ export interface TradeQuery {
   since: number;
   /** Stop after this many matching trades. */
   need: number;
-  /** Skip trades ordered at or before this (timestamp, key) anchor (v2 cursor). */
-  after?: { t: number; k: string };
+  /** Skip trades ordered at or before this anchor (v2 cursor). */
+  after?: TradeAnchor;
 }
 
 const SALT_COUNT = 200;
@@ -69,8 +103,13 @@ export class TradeFlow {
     this.anchorSec = Math.floor(world.anchorMs / 1000);
   }
 
+  /** Transaction hash, rendered only for trades that are served. Sweep fills and maker rows share their order's. */
+  txHash(t: Trade): string {
+    return `0x${hexWords(8, this.world.seed, t.kind === 0 ? SALT_TX : SALT_WHALE_TX, t.a, t.b, t.c)}`;
+  }
+
   /** Time-of-day activity factor (US evening busiest), shared by every market. */
-  private diurnal(minute: number): number {
+  diurnal(minute: number): number {
     const phase = ((minute % 1440) / 1440) * 2 * Math.PI;
     return 0.65 + 0.7 * (0.5 + 0.5 * Math.sin(phase - 1.2));
   }
@@ -118,56 +157,66 @@ export class TradeFlow {
   }
 
   /** Retail trades of market m in one minute bucket, oldest first. */
-  retailTrades(market: SimMarket, minute: number, takerOnly = true): Trade[] {
+  retailTrades(market: SimMarket, minute: number, takerOnly = true, diurnal = this.diurnal(minute), skip?: SkipHint): Trade[] {
     const t0 = minute * 60;
-    if (!this.isTrading(market, t0 + 59) || t0 < market.startSec - 60) return [];
+    if (t0 + 59 < market.startSec || t0 + 59 >= market.closedSec) return NO_TRADES;
     const seed = this.world.seed;
     const m = market.index;
-    const count = poisson(market.tradeRate * this.diurnal(minute), rand(seed, SALT_COUNT, m, minute));
-    if (count === 0) return [];
+    const lambda = market.tradeRate * diurnal;
+    const u = rand(seed, SALT_COUNT, m, minute);
+    // e^-λ ≥ 1 - λ: most buckets of quiet markets are empty, decided without an exp().
+    if (u <= 1 - lambda) return NO_TRADES;
+    const count = poisson(lambda, u);
+    if (count === 0) return NO_TRADES;
     const out: Trade[] = [];
     for (let k = 0; k < count; k++) {
-      const r = (f: number) => rand(seed, SALT_TRADE + f, m, minute, k);
-      const timestamp = t0 + Math.floor(r(0) * 60);
-      if (!this.isTrading(market, timestamp)) continue;
-      const position = this.pickRetail(m, r(1));
-      if (position < 0) continue;
-      const outcome = this.world.posOutcome[position];
-      const side: "BUY" | "SELL" = r(2) < 0.58 ? "BUY" : "SELL";
+      const timestamp = t0 + Math.floor(rand(seed, SALT_TRADE, m, minute, k) * 60);
+      if (timestamp < market.startSec) continue;
+      const side: "BUY" | "SELL" = rand(seed, SALT_TRADE + 2, m, minute, k) < 0.58 ? "BUY" : "SELL";
+      if (skip?.takerSide !== undefined && side !== skip.takerSide) continue;
       // Mostly small tickets (median ≈ $14), with a Pareto tail of sharks well into five figures.
-      const usd = r(3) < 0.03
+      const usd = rand(seed, SALT_TRADE + 3, m, minute, k) < 0.03
         ? Math.min(60_000, pareto(400, 1.3, randOpen(seed, SALT_TRADE + 4, m, minute, k)))
         : Math.min(20_000, Math.exp(Math.log(14) + 1.55 * gauss(seed, SALT_TRADE + 5, m, minute, k)));
+      // size × price ≤ usd + half a share (integer rounding), so cheaper tickets can be dropped before pricing.
+      if (skip?.minUsd !== undefined && usd + 0.5 < skip.minUsd) continue;
+      const position = this.pickRetail(m, rand(seed, SALT_TRADE + 1, m, minute, k));
+      if (position < 0) continue;
+      if (skip?.takerWallet !== undefined && this.world.posWallet[position] !== skip.takerWallet) continue;
+      const outcome = this.world.posOutcome[position];
       const { price: basePrice, tick } = this.executionPrice(market, outcome, side, minute);
       let size = usd / basePrice;
       if (side === "SELL") size = Math.min(size, Math.max(1, this.world.posShares[position] * 0.5));
-      size = r(7) < 0.35 ? Math.max(1, Math.round(size)) : round(Math.max(size, 0.01), 6);
-      const txHash = `0x${hexWords(8, seed, SALT_TX, m, minute, k)}`;
+      size = rand(seed, SALT_TRADE + 7, m, minute, k) < 0.35 ? Math.max(1, Math.round(size)) : round(Math.max(size, 0.01), 6);
       const wallet = this.world.posWallet[position];
-      const base = `r.${m}.${minute}.${k}`;
+      // Float tails like 0.709999959 appear in real prices.
+      const price = rand(seed, SALT_TRADE + 5, m, minute, k) < 0.12 ? round(basePrice - 1e-9 * (1 + Math.floor(rand(seed, SALT_TRADE + 6, m, minute, k) * 80)), 9) : basePrice;
       // A taker order sweeping two levels shows up as two fills sharing one transaction hash (a real upstream quirk).
-      const sweep = r(8) < 0.08 && size > 2;
-      const fills: { price: number; size: number }[] = [];
-      const priceNoise = (p: number, f: number) => (r(f) < 0.12 ? round(p - 1e-9 * (1 + Math.floor(r(f + 1) * 80)), 9) : p);
-      if (sweep) {
-        const second = round(size * (0.2 + 0.5 * r(9)), 6);
-        const nextLevel = round(side === "BUY" ? Math.min(basePrice + tick, 1 - tick) : Math.max(basePrice - tick, tick), 3);
-        fills.push({ price: priceNoise(basePrice, 5), size: round(size - second, 6) });
-        if (nextLevel !== basePrice) fills.push({ price: nextLevel, size: second });
-        else fills[0].size = size;
-      } else {
-        fills.push({ price: priceNoise(basePrice, 5), size });
+      let fills = 1;
+      let firstSize = size;
+      let secondSize = 0;
+      let secondPrice = 0;
+      if (rand(seed, SALT_TRADE + 8, m, minute, k) < 0.08 && size > 2) {
+        secondPrice = round(side === "BUY" ? Math.min(basePrice + tick, 1 - tick) : Math.max(basePrice - tick, tick), 3);
+        if (secondPrice !== basePrice) {
+          secondSize = round(size * (0.2 + 0.5 * rand(seed, SALT_TRADE + 9, m, minute, k)), 6);
+          firstSize = round(size - secondSize, 6);
+          fills = 2;
+        }
       }
-      fills.forEach((fill, i) => {
-        const trade: Trade = { key: `${base}.${i}`, market: m, outcome, wallet, position, side, size: fill.size, price: fill.price, timestamp, txHash, maker: false };
+      for (let i = 0; i < fills; i++) {
+        const trade: Trade = {
+          kind: 0, a: m, b: minute, c: k, fill: i, maker: false, market: m, outcome, wallet, position, side,
+          size: i === 0 ? firstSize : secondSize, price: i === 0 ? price : secondPrice, timestamp,
+        };
         out.push(trade);
         if (!takerOnly) {
-          const makerPosition = this.pickRetail(m, r(12 + i));
+          const makerPosition = this.pickRetail(m, rand(seed, SALT_TRADE + 12 + i, m, minute, k));
           if (makerPosition >= 0 && this.world.posWallet[makerPosition] !== wallet) {
-            out.push({ ...trade, key: `${trade.key}.m`, wallet: this.world.posWallet[makerPosition], position: makerPosition, side: side === "BUY" ? "SELL" : "BUY", maker: true });
+            out.push({ ...trade, maker: true, wallet: this.world.posWallet[makerPosition], position: makerPosition, side: side === "BUY" ? "SELL" : "BUY" });
           }
         }
-      });
+      }
     }
     return out;
   }
@@ -192,8 +241,8 @@ export class TradeFlow {
       if (side === "SELL") size = Math.min(size, this.whaleBaseShares(position) * 0.2);
       size = r(3) < 0.5 ? Math.max(1, Math.round(size)) : round(size, 6);
       out.push({
-        key: `w.${position}.${hour}.${k}`, market: market.index, outcome, wallet: this.world.posWallet[position], position,
-        side, size, price, timestamp, txHash: `0x${hexWords(8, seed, SALT_WHALE_TX, position, hour, k)}`, maker: false,
+        kind: 1, a: position, b: hour, c: k, fill: 0, maker: false, market: market.index, outcome,
+        wallet: this.world.posWallet[position], position, side, size, price, timestamp,
       });
     }
     return out.sort((a, b) => a.timestamp - b.timestamp);
@@ -227,11 +276,16 @@ export class TradeFlow {
       (q.minCash === undefined || t.size * t.price >= q.minCash) &&
       (q.minTokens === undefined || t.size >= q.minTokens) &&
       (!marketFilter || marketFilter.has(t.market)) &&
-      (!q.after || t.timestamp < q.after.t || (t.timestamp === q.after.t && t.key > q.after.k));
+      (!q.after || isAfter(t, q.after));
 
+    const skip: SkipHint = { minUsd: q.minCash };
+    if (q.takerOnly) {
+      skip.takerWallet = q.wallet;
+      skip.takerSide = q.side;
+    }
     let whaleByMinute = new Map<number, Trade[]>();
     let currentHour = Number.NaN;
-    const startMinute = Math.floor((q.after ? Math.min(q.until, q.after.t) : q.until) / 60);
+    const startMinute = Math.floor((q.after ? Math.min(q.until, q.after[0]) : q.until) / 60);
     const endMinute = Math.floor(q.since / 60);
     for (let minute = startMinute; minute >= endMinute && out.length < q.need; minute--) {
       const hour = Math.floor(minute / 60);
@@ -248,14 +302,13 @@ export class TradeFlow {
         }
       }
       const bucket: Trade[] = [];
+      const diurnal = this.diurnal(minute);
       for (const m of retailMarkets) {
-        const market = world.markets[m];
-        if (minute * 60 + 59 < market.startSec || minute * 60 >= market.closedSec) continue;
-        for (const t of this.retailTrades(market, minute, q.takerOnly)) if (matches(t)) bucket.push(t);
+        for (const t of this.retailTrades(world.markets[m], minute, q.takerOnly, diurnal, skip)) if (matches(t)) bucket.push(t);
       }
       for (const t of whaleByMinute.get(minute) ?? []) if (matches(t)) bucket.push(t);
       if (bucket.length === 0) continue;
-      bucket.sort((a, b) => b.timestamp - a.timestamp || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      bucket.sort(compareTrades);
       for (const t of bucket) out.push(t);
     }
     return out;

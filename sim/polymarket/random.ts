@@ -125,10 +125,6 @@ export class Rng {
   }
 }
 
-export function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
-}
-
 export function slugify(text: string): string {
   return text
     .toLowerCase()

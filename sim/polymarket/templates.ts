@@ -29,7 +29,15 @@ export interface Template {
   /** Days from the world anchor to the end date, for open events. */
   horizon: [number, number];
   weight: number;
+  /** "…in <Month>?" / "…end of <Month>?" events end when their month does (applied to open events). */
+  endOfMonth?: boolean;
   build(rng: Rng, endMs: number, anchorMs: number): EventDraft;
+}
+
+/** First instant of the month after the one containing `ms`. */
+export function monthEnd(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
 function dateLabel(endMs: number, anchorMs: number): string {
@@ -281,6 +289,7 @@ export const TEMPLATES: Template[] = [
   // ---------------------------------------------------------------- tech
   {
     category: "tech", kind: "multi", horizon: [10, 200], weight: 3,
+    endOfMonth: true,
     build(rng, endMs) {
       const best = rng.chance(0.6);
       const title = best ? `Which company has best AI model end of ${monthOf(endMs)}?` : `Largest company in the world end of ${yearOf(endMs)}?`;
@@ -452,6 +461,7 @@ export const TEMPLATES: Template[] = [
   },
   {
     category: "science", kind: "multi", horizon: [10, 90], weight: 2,
+    endOfMonth: true,
     build(rng, endMs) {
       const base = rng.int(8, 14);
       const items = [`${base - 1} or fewer`];

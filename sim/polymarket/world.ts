@@ -3,7 +3,7 @@
 // lazily from this structure in prices.ts and flow.ts.
 import { BIOS, CATEGORIES, HANDLE_WORDS, PSEUDONYM_ADJECTIVES, PSEUDONYM_NOUNS, SUB_TAG_LABELS, WHALE_NAMES } from "./names";
 import { decimalId77, gauss, hash32, hexWords, pareto, rand, randOpen, Rng, slugify } from "./random";
-import { TEMPLATES, type EventDraft, type Template } from "./templates";
+import { monthEnd, TEMPLATES, type EventDraft, type Template } from "./templates";
 
 export type Scale = "demo" | "bench";
 
@@ -220,6 +220,7 @@ export class World {
         endMs = this.anchorMs - rng.int(40, 220) * DAY_MS;
       }
       const draft = template.build(rng, endMs, this.anchorMs);
+      if (template.endOfMonth && status === "open") endMs = monthEnd(endMs);
       const shortLived = template.horizon[1] <= 31;
       const lifespanDays = shortLived ? 1 + rng.next() * 12 : 15 + rng.next() * 320;
       const createdMs = Math.min(endMs - 3_600_000, this.anchorMs - 3_600_000) - Math.floor(lifespanDays * DAY_MS * (status === "open" ? rng.next() * 0.9 + 0.1 : 1));
@@ -259,7 +260,7 @@ export class World {
       const tagIndexes = [...subTags.slice(0, 1), category.slug, ...subTags.slice(1)].map((s) => this.tagBySlug.get(s)!.index);
       const categoryBoost: Record<string, number> = { politics: 1.6, crypto: 1.4, sports: 1.3, geopolitics: 1.1, weather: 0.5, science: 0.5 };
       // Heavy-tailed popularity: most events see a trade every few hours, a few see several per second.
-      const tradeRate = Math.min(14, 0.004 * Math.pow(randOpen(this.seed, 5, eventIndex), -1 / 0.85) * (categoryBoost[draft.category] ?? 1));
+      const tradeRate = Math.min(14, 0.012 * Math.pow(randOpen(this.seed, 5, eventIndex), -1 / 0.85) * (categoryBoost[draft.category] ?? 1));
       const negRiskMarketID = multi ? `0x${hexWords(8, this.seed, SALT.negRisk, eventIndex).slice(0, 62)}00` : null;
       const event: SimEvent = {
         index: eventIndex,
@@ -301,11 +302,11 @@ export class World {
         const marketSlug = uniqueSlug(multi ? slugify(question) : slug, usedMarketSlugs);
         const share = weights[slot] / weightSum;
         const rate = multi ? tradeRate * (0.25 / items.length + 0.75 * share) : tradeRate;
-        const liquidityBase = 400 * Math.pow(rate / 0.004, 0.75) * Math.exp(0.6 * rng.gauss()) + rng.next() * 300;
+        const liquidityBase = 400 * Math.pow(rate / 0.012, 0.75) * Math.exp(0.6 * rng.gauss()) + rng.next() * 300;
         let winner: number | null = null;
         if (p.closed) {
           if (multi) winner = null; // decided below once all slots exist
-          else winner = rng.next() < 1 / (1 + Math.exp(-0)) ? 0 : 1;
+          else winner = rng.chance(0.5) ? 0 : 1;
         }
         const market: SimMarket = {
           index,
@@ -425,7 +426,7 @@ export class World {
     };
 
     for (const market of this.markets) {
-      const count = Math.min(400, Math.round(6 + 55 * Math.sqrt(market.tradeRate / 0.05)));
+      const count = Math.min(400, Math.round(6 + 55 * Math.sqrt(market.tradeRate / 0.15)));
       const seen = new Set<number>();
       for (let j = 0; j < count; j++) {
         // Zipf-ish: low wallet indexes are the platform's most active accounts.

@@ -272,7 +272,7 @@ export const abnormalEndpoint = defineEndpoint({
   description:
     "Trades of the last 24 h that are unusually large for their own market, highest score first. Each trade is " +
     "scored against its market, not a fixed dollar line: x = ln(usd_size); over the market's sampled trades of the " +
-    "last 7 days (median m, median absolute deviation MAD of ln usd), robust_z = 0.6745·(x − m)/max(MAD, " +
+    "last 48 hours (median m, median absolute deviation MAD of ln usd), robust_z = 0.6745·(x − m)/max(MAD, " +
     `${ABNORMAL_RULES.madFloor}) (Iglewicz–Hoaglin modified z-score); share = usd_size / max(market 24 h volume, usd_size); ` +
     `score = max(robust_z, 0)/${ABNORMAL_RULES.zThreshold} + share/${ABNORMAL_RULES.shareThreshold}. A trade is ` +
     `abnormal when score ≥ ${ABNORMAL_RULES.scoreThreshold} and usd_size ≥ $${ABNORMAL_RULES.minUsd}: a modified z of ` +
@@ -320,9 +320,9 @@ export const liveEndpoint = defineEndpoint({
   path: "/api/predmkt/live",
   summary: "Latest price ticks",
   description:
-    "The most recent sampled price changes across open markets, newest first (ties by market and outcome). A tick " +
-    "is a stored sample whose price differs from the outcome's previous stored sample (hourly heartbeats of an " +
-    `unchanged price are not ticks); \`previous_price\` is null for an outcome's first sample. ${SAMPLED_NOTE}`,
+    "The latest sampled price change of each outcome of the open markets, newest first (ties by market and " +
+    "outcome): `price` is the current probability, `previous_price` the one before the change (null for an " +
+    `outcome's first sample), \`timestamp\` the sample time at which the change was seen. ${SAMPLED_NOTE}`,
   tags: ["Movers and large traders"],
   access: "key",
   query: z.object({ limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500") }),

@@ -51,6 +51,8 @@ CREATE TABLE "outcomes" (
     "first_sampled_at" TIMESTAMPTZ(3),
     "last_stored_at" TIMESTAMPTZ(3),
     "last_stored_price" DOUBLE PRECISION,
+    "last_change_at" TIMESTAMPTZ(3),
+    "previous_price" DOUBLE PRECISION,
 
     CONSTRAINT "outcomes_pkey" PRIMARY KEY ("id")
 );
@@ -71,9 +73,6 @@ CREATE TABLE "trades" (
     "tx_hash" TEXT NOT NULL,
     "condition_id" TEXT NOT NULL,
     "market_id" TEXT,
-    "event_slug" TEXT,
-    "question" TEXT,
-    "token_id" TEXT NOT NULL,
     "outcome" TEXT,
     "outcome_index" INTEGER,
     "side" TEXT NOT NULL,
@@ -174,22 +173,19 @@ CREATE INDEX "markets_open_seen_at_idx" ON "markets"("open", "seen_at");
 CREATE UNIQUE INDEX "outcomes_token_id_key" ON "outcomes"("token_id");
 
 -- CreateIndex
-CREATE INDEX "outcomes_priced_at_idx" ON "outcomes"("priced_at" DESC);
+CREATE INDEX "outcomes_last_change_at_idx" ON "outcomes"("last_change_at" DESC);
 
 -- CreateIndex
 CREATE UNIQUE INDEX "outcomes_market_id_index_key" ON "outcomes"("market_id", "index");
 
 -- CreateIndex
-CREATE INDEX "price_samples_resolution_s_t_outcome_id_idx" ON "price_samples"("resolution_s", "t", "outcome_id");
+CREATE INDEX "price_samples_t_idx" ON "price_samples" USING BRIN ("t");
 
 -- CreateIndex
 CREATE INDEX "trades_timestamp_idx" ON "trades"("timestamp" DESC);
 
 -- CreateIndex
-CREATE INDEX "trades_usd_size_timestamp_idx" ON "trades"("usd_size", "timestamp" DESC);
-
--- CreateIndex
-CREATE INDEX "trades_condition_id_timestamp_idx" ON "trades"("condition_id", "timestamp");
+CREATE INDEX "trades_market_id_timestamp_idx" ON "trades"("market_id", "timestamp");
 
 -- CreateIndex
 CREATE INDEX "whale_positions_market_id_idx" ON "whale_positions"("market_id");

@@ -35,7 +35,7 @@ export async function freshDb(): Promise<{ db: Db; close: () => Promise<void> }>
         }),
       ),
   });
-  const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
   return { db, close: async () => { await db.$disconnect(); await pglite.close(); } };
 }
 

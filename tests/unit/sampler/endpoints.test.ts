@@ -258,13 +258,14 @@ describe("after sampler passes", () => {
     expect(body.meta.as_of).toBe(iso(90));
   });
 
-  it("live ticks: newest price changes first, heartbeats excluded", async () => {
+  it("live ticks: each outcome's latest price change, newest first", async () => {
     const { body } = await call(liveGET, "/api/predmkt/live?limit=7");
     expect(body.data).toHaveLength(7);
     const latest = body.data.slice(0, 6);
     expect(latest.every((t: { timestamp: string }) => t.timestamp === iso(90))).toBe(true);
     expect(latest.map((t: { market_id: string }) => t.market_id).sort()).toEqual(["11", "11", "12", "12", "21", "21"]);
-    expect(body.data[6].timestamp).toBe(iso(30));
+    // Market 31 never moved: its tick is its first sample (no previous price); its heartbeat at minute 90 is no tick.
+    expect(body.data[6]).toMatchObject({ market_id: "31", timestamp: iso(0), previous_price: null, price: 0.25 });
     const yes11 = latest.find((t: { market_id: string; outcome_index: number }) => t.market_id === "11" && t.outcome_index === 0);
     expect(yes11).toMatchObject({ price: 0.7, previous_price: 0.65 });
   });

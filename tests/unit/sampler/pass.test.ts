@@ -144,6 +144,11 @@ describe("runPass", () => {
     const hourly = await db.priceSample.findMany({ where: { outcomeId: outcome.id, resolutionS: 3600 } });
     expect(hourly.map((r) => Number(r.price.toFixed(3)))).toEqual([0.359]);
 
+    // Rollups store an unchanged close only as a heartbeat: market 31 never moved, so its 15-minute tier has just
+    // the first bucket (its next heartbeat would be 6 h later).
+    const quiet = await db.outcome.findFirstOrThrow({ where: { marketId: "31", index: 0 } });
+    expect(await db.priceSample.count({ where: { outcomeId: quiet.id, resolutionS: 900 } })).toBe(1);
+
     // 49 hours later the raw samples are past their 48 h retention; the rollups stay.
     await runPass({ db, source: w, now: at(61 + 49 * 60), config: { whalesEveryS: 1e9 } });
     const raw = await db.priceSample.findMany({ where: { outcomeId: outcome.id, resolutionS: 60 } });

@@ -2,7 +2,7 @@
 // window, and the shared KV layer (a fake with Upstash's get/set/del semantics) including its failure fallback.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/api/errors";
-import { cachedLoad, clearLocalCache, STALE_MAX_AGE_S } from "@/lib/upstream/cache";
+import { cachedLoad, clearLocalCache, kvKeyFor, STALE_MAX_AGE_S } from "@/lib/upstream/cache";
 
 class FakeKv {
   store = new Map<string, { value: string; expiresAt: number }>();
@@ -114,8 +114,8 @@ describe("cachedLoad (shared KV layer)", () => {
   it("an instance that finds another's fetch in progress (lock held) waits for its result instead of fetching", async () => {
     vi.useRealTimers();
     const kv = new FakeKv();
-    await kv.set("predmkt:upstream:v1:locked:lock", "1", { nx: true, px: 5_000 });
-    setTimeout(() => void kv.set("predmkt:upstream:v1:locked", { v: "from-other-instance", t: Date.now() }, { px: 60_000 }), 250);
+    await kv.set(`${kvKeyFor("locked")}:lock`, "1", { nx: true, px: 5_000 });
+    setTimeout(() => void kv.set(kvKeyFor("locked"), { v: "from-other-instance", t: Date.now() }, { px: 60_000 }), 250);
     let loads = 0;
     const result = await cachedLoad("locked", { ttlS: 60, kv, deadline: Date.now() + 3_000 }, async () => {
       loads++;
@@ -163,10 +163,10 @@ describe("cachedLoad through a real Redis (the self-hosted REDIS_URL path of lib
       const second = await cachedLoad(key, { ttlS: 30 }, async () => ({ loads: ++loads }));
       expect(loads).toBe(1);
       expect(second).toMatchObject({ value: { loads: 1 }, cache: "hit", fetchedAt: first.fetchedAt });
-      const ttlMs = await redis.pttl(`predmkt:upstream:v1:${key}`);
+      const ttlMs = await redis.pttl(kvKeyFor(key));
       expect(ttlMs).toBeGreaterThan((30 + STALE_MAX_AGE_S - 5) * 1000);
-      expect(await redis.exists(`predmkt:upstream:v1:${key}:lock`)).toBe(0); // released
-      await redis.del(`predmkt:upstream:v1:${key}`);
+      expect(await redis.exists(`${kvKeyFor(key)}:lock`)).toBe(0); // released
+      await redis.del(kvKeyFor(key));
     } finally {
       await closeKv();
       env.REDIS_URL = previous;

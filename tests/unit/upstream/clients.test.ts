@@ -299,6 +299,19 @@ describe("data client against recorded responses", () => {
     expect(stub.requests.at(-1)!.query.get("condition")).toBe(conditionId);
   });
 
+  it("getHolders falls back to v1 (20 per token) where /v2/holders does not exist, and remembers that", async () => {
+    const conditionId = `0x${"d".repeat(64)}`;
+    stub.route("/data/v2/holders", { status: 404, json: { error: "not found", code: "not_found" } });
+    stub.route("/data/holders", { json: [holdersFixture] });
+    const v2Before = stub.count("/data/v2/holders");
+    const groups = await data.getHolders(conditionId, 50);
+    expect(groups[0].holders).toHaveLength(20);
+    expect(stub.requests.at(-1)!.query.get("limit")).toBe("20");
+    await data.getHolders(conditionId, 60);
+    expect(stub.count("/data/v2/holders") - v2Before).toBe(1);
+    delete (globalThis as { __predmktNoV2Holders?: boolean }).__predmktNoV2Holders;
+  });
+
   it("getPositions accepts v1 rows", async () => {
     const row = {
       proxyWallet: "0xabc",

@@ -27,16 +27,25 @@ async function main() {
       SELECT o.id, 60, to_timestamp(${t0 / 1000} + m * 60 + 7), (0.01 + random() * 0.98)::real
       FROM generate_series(${hour * 60}, ${hour * 60 + 59}) m CROSS JOIN outcomes o
       WHERE random() < ${q} OR m % 60 = o.id % 60`);
+    // What the sampler keeps on each outcome row for the next pass (last stored sample, latest change).
+    await db.$executeRawUnsafe(`UPDATE outcomes o SET last_stored_at = s.t, last_stored_price = s.price, last_change_at = s.t, previous_price = 0.5
+      FROM (SELECT DISTINCT ON (outcome_id) outcome_id, t, price FROM price_samples WHERE resolution_s = 60 ORDER BY outcome_id, t DESC) s
+      WHERE s.outcome_id = o.id`);
     process.stdout.write(".");
   }
   console.log(`\nseeded raw in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await rollUp(db, new Date(t0 + 86_400_000));
-  await db.$executeRawUnsafe(`INSERT INTO trades (id, tx_hash, condition_id, market_id, event_slug, question, token_id, outcome, outcome_index, side, price, shares, usd_size, wallet, pseudonym, timestamp)
-    SELECT md5(g::text), '0x' || md5(g::text) || md5((g+1)::text), '0x' || lpad(to_hex(g % ${markets} + 1), 64, '0'), (g % ${markets} + 1)::text,
-           'event-' || ((g % ${markets}) / 4 + 1), 'Will market number ' || g % ${markets} || ' resolve to yes before the end of the year?',
-           lpad(g::text, 77, '1'), 'Yes', 0, CASE WHEN g % 2 = 0 THEN 'BUY' ELSE 'SELL' END, 0.5, 100, 50,
-           '0x' || substr(md5((g % 5000)::text), 1, 40), 'Pseudo-Nym', to_timestamp(${t0 / 1000} + g * 86400.0 / ${tradesPerDay})
-    FROM generate_series(1, ${tradesPerDay}) g`);
+  // The trade tape: 48 h of it is retained, so a day's worth is seeded here (the rows a day of passes would add).
+  for (let part = 0; part < 10; part++) {
+    const from = Math.floor((tradesPerDay * part) / 10) + 1;
+    const to = Math.floor((tradesPerDay * (part + 1)) / 10);
+    await db.$executeRawUnsafe(`INSERT INTO trades (id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size, wallet, pseudonym, timestamp)
+      SELECT substr(md5(g::text) || md5((g + 1)::text), 1, 32), '0x' || md5(g::text) || md5((g + 7)::text), '0x' || lpad(to_hex(g % ${markets} + 1), 64, '0'),
+             (g % ${markets} + 1)::text, CASE WHEN g % 2 = 0 THEN 'Yes' ELSE 'No' END, g % 2, CASE WHEN g % 3 = 0 THEN 'SELL' ELSE 'BUY' END,
+             round((0.01 + random() * 0.98)::numeric, 3)::float8, round((random() * 2000)::numeric, 2)::float8, round((random() * 1000)::numeric, 2)::float8,
+             '0x' || substr(md5((g % 30000)::text), 1, 40), 'Adjective-Noun' || (g % 977), to_timestamp(${t0 / 1000} + g * 86400.0 / ${tradesPerDay})
+      FROM generate_series(${from}, ${to}) g`);
+  }
   await db.$executeRawUnsafe("VACUUM ANALYZE");
   const sizes = await db.$queryRawUnsafe<{ name: string; rows: bigint; bytes: bigint }[]>(
     `SELECT c.relname AS name, c.reltuples::bigint AS rows, pg_total_relation_size(c.oid) AS bytes FROM pg_class c

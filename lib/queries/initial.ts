@@ -1,0 +1,27 @@
+// Server side of the first paint: pages call the lib/ services directly (no HTTP hop to ourselves) and hand the
+// result, or a description of the failure, to client components as plain JSON.
+import { ApiError } from "@/lib/api/errors";
+import { log, errorFields } from "@/lib/log";
+import type { Envelope, Initial } from "./types";
+
+/** Runs a service call for a page; a failure becomes data for a calm message, never a broken page. */
+export async function initialFrom<T>(load: () => Promise<{ data: unknown; meta: unknown }>, timeoutMs = 10_000): Promise<Initial<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const result = await Promise.race([
+      load(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ApiError("upstream_timeout", "The data source took too long to answer.")), timeoutMs);
+      }),
+    ]);
+    // Only `data` and `meta` travel to the client (live bodies also carry their Cache-Control string).
+    const body = JSON.parse(JSON.stringify({ data: result.data, meta: result.meta })) as Envelope<T>;
+    return { ok: true, body };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error: { status: error.status, code: error.code, detail: error.message } };
+    log.warn("dashboard first paint failed", errorFields(error));
+    return { ok: false, error: { status: 503, code: "service_unavailable", detail: "This data is unavailable right now." } };
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

@@ -1,0 +1,230 @@
+// Every dashboard page renders real rows from the simulator (sampled and live) and the local chains, and its
+// controls change what is shown.
+import { api, samplePass, topEvent } from "./stack";
+import { expect, expectNoKeyInSource, screenshots, test, usdValue } from "./fixtures";
+
+type Row = { title: string; slug: string; category: string | null; category_label: string | null };
+
+test("overview: stats, categories and the events table show sampled data", async ({ page }) => {
+  const expected = await api<{ data: Row[] }>("/api/predmkt/events?limit=20");
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  const cards = page.getByTestId("stat-cards");
+  await expect(cards.locator("dd").first()).not.toHaveText("–");
+  await expect(cards).toContainText("$");
+  await expect(page.getByTestId("categories").getByRole("button")).not.toHaveCount(0);
+  const rows = page.getByTestId("events-table").locator("tbody tr");
+  await expect(rows).toHaveCount(expected.data.length);
+  await expect(rows.first().getByRole("link")).toHaveText(expected.data[0].title);
+  await expectNoKeyInSource(page);
+  await screenshots(page, "overview");
+});
+
+test("overview: search, category filter, sort and paging change the rows", async ({ page }) => {
+  await page.goto("/");
+  const table = page.getByTestId("events-table");
+  const firstTitle = table.locator("tbody tr").first().getByRole("link");
+
+  // Sort
+  const byLiquidity = await api<{ data: Row[] }>("/api/predmkt/events?order=liquidity&limit=20");
+  await page.getByLabel("Sort by").selectOption("liquidity");
+  await expect(firstTitle).toHaveText(byLiquidity.data[0].title);
+  await expect(page).toHaveURL(/order=liquidity/);
+  await page.getByLabel("Sort by").selectOption("volume24hr");
+
+  // Paging
+  const page1 = await api<{ data: Row[]; meta: { total: number } }>("/api/predmkt/events?limit=20");
+  if (page1.meta.total > 20) {
+    const page2 = await api<{ data: Row[] }>("/api/predmkt/events?limit=20&offset=20");
+    await page.getByRole("button", { name: /Next/ }).click();
+    await expect(firstTitle).toHaveText(page2.data[0].title);
+    await expect(page.getByRole("navigation", { name: "Pages" })).toContainText("Page 2");
+    await page.getByRole("button", { name: /Previous/ }).click();
+    await expect(firstTitle).toHaveText(page1.data[0].title);
+  } else {
+    await expect(page.getByRole("button", { name: /Next/ })).toBeDisabled();
+  }
+
+  // Category (via its chip): every row carries that category's label
+  const categories = await api<{ data: { slug: string; label: string; event_count: number }[] }>("/api/predmkt/categories");
+  const category = categories.data.find((c) => c.event_count < page1.meta.total) ?? categories.data[0];
+  await page.getByTestId("categories").getByRole("button", { name: new RegExp(`^${category.label}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`category=${category.slug}`));
+  await expect(table.locator("tbody tr")).toHaveCount(Math.min(category.event_count, 20));
+  for (const tag of await table.locator("tbody tr .tag").allTextContents()) expect(tag).toBe(category.label);
+  await page.getByLabel("Category").selectOption("");
+
+  // Search: a word from a real title narrows the list to titles containing it
+  const word = page1.data[0].title.split(/\s+/).find((w) => w.length >= 5)!.replace(/[^A-Za-z0-9]/g, "");
+  const matching = await api<{ data: Row[]; meta: { total: number } }>(`/api/predmkt/events?q=${encodeURIComponent(word)}&limit=20`);
+  await page.getByLabel("Search events").fill(word);
+  await expect(page).toHaveURL(new RegExp(`q=${word}`));
+  await expect(table.locator("tbody tr")).toHaveCount(matching.data.length);
+  for (const title of await table.locator("tbody tr .row-title").allTextContents()) expect(title.toLowerCase()).toContain(word.toLowerCase());
+  await page.getByLabel("Search events").fill("zzzz-no-such-event-title");
+  await expect(page.getByTestId("empty-state")).toContainText("No open events match");
+});
+
+test("event page: markets, history chart with interval switch, changes, live trades with filters, holders", async ({ page }) => {
+  const event = await topEvent();
+  await page.goto(`/events/${event.slug}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(event.title);
+  const markets = page.getByTestId("markets-table").locator("tbody tr");
+  await expect(markets).toHaveCount(event.markets.length);
+  await expect(markets.first()).toContainText("%");
+
+  // Chart: one line per top market, each drawn with points
+  const chart = page.getByTestId("chart");
+  await expect(chart.locator(".recharts-line-curve").first()).toBeVisible();
+  expect(await chart.locator(".recharts-line-curve").count()).toBe(Math.min(5, event.markets.filter((m) => !m.closed).length) || 1);
+  expect(await chart.locator(".recharts-line-dots circle").count()).toBeGreaterThan(4);
+  const dayPath = await chart.locator(".recharts-line-curve").first().getAttribute("d");
+  const weekRequest = page.waitForRequest((r) => r.url().includes("/history-live") && r.url().includes("interval=1w"));
+  await page.getByTestId("switch-interval").getByRole("radio", { name: "1w" }).click();
+  await weekRequest;
+  await expect(page.locator('[data-interval="1w"] .recharts-line-curve').first()).toBeVisible();
+  await expect.poll(() => page.locator('[data-interval="1w"] .recharts-line-curve').first().getAttribute("d")).not.toBe(dayPath);
+
+  // Changes: window switch asks for the new window
+  const changesRequest = page.waitForRequest((r) => r.url().includes("/changes") && r.url().includes("window=1h"));
+  await page.getByTestId("switch-changes-window").getByRole("radio", { name: "1h" }).click();
+  await changesRequest;
+  await expect(page.getByTestId("changes-table").or(page.getByText(/No samples old enough/))).toBeVisible();
+
+  // Live trades, filtered by side and size
+  const feed = page.getByTestId("event-trades").locator("tbody tr");
+  await expect(feed.first()).toBeVisible();
+  await page.getByTestId("switch-side").getByRole("radio", { name: "Sells" }).click();
+  await expect(page.getByTestId("switch-side").getByRole("radio", { name: "Sells" })).toHaveAttribute("aria-checked", "true");
+  await expect
+    .poll(async () => new Set(await page.getByTestId("event-trades").locator("tbody .badge").allTextContents()))
+    .toEqual(new Set(["Sell"]));
+  await page.getByTestId("switch-side").getByRole("radio", { name: "Both" }).click();
+  await page.getByLabel("Minimum size").selectOption("100");
+  await expect
+    .poll(async () => {
+      const sizes = await page.getByTestId("event-trades").locator("tbody tr td.num:not(.hide-sm)").allTextContents();
+      return sizes.length > 0 && sizes.every((s) => usdValue(s) >= 100);
+    })
+    .toBe(true);
+
+  // Holders of the biggest market
+  await expect(page.getByTestId("holders-table").first().locator("tbody tr").first()).toBeVisible();
+  await screenshots(page, "event");
+});
+
+test("movers: window switch changes the ranking window and rows link to events", async ({ page }) => {
+  await page.goto("/movers");
+  const request = page.waitForRequest((r) => r.url().includes("/api/predmkt/movers") && r.url().includes("window=1m"));
+  await page.getByTestId("switch-movers-window").getByRole("radio", { name: "1m" }).click();
+  await request;
+  await expect(page.getByRole("heading", { name: "Biggest moves over 1m" })).toBeVisible();
+  await expect(page).toHaveURL(/window=1m/);
+  // Movers need two samples a window apart: give the 15 s sampler loop time, forcing a pass now and then.
+  await expect
+    .poll(
+      async () => {
+        if ((await page.getByTestId("movers-table").count()) === 0) await samplePass().catch(() => undefined);
+        return page.getByTestId("movers-table").locator("tbody tr").count();
+      },
+      { timeout: 100_000, intervals: [5_000] },
+    )
+    .toBeGreaterThan(0);
+  const first = page.getByTestId("movers-table").locator("tbody tr").first();
+  await expect(first.locator("td").nth(4)).toHaveText(/pts/);
+  await screenshots(page, "movers");
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(/\/events\//);
+  await expect(page.getByTestId("markets-table")).toBeVisible();
+});
+
+test("whales: largest positions, linked to their event", async ({ page }) => {
+  const whales = await api<{ data: { question: string }[] }>("/api/predmkt/whales?limit=100");
+  expect(whales.data.length).toBeGreaterThan(0);
+  await page.goto("/whales");
+  const rows = page.getByTestId("whales-table").locator("tbody tr");
+  await expect(rows).toHaveCount(whales.data.length);
+  await expect(rows.first()).toContainText(whales.data[0].question);
+  await screenshots(page, "whales");
+  await rows.first().getByRole("link").click();
+  await expect(page).toHaveURL(/\/events\/[a-z0-9-]+$/);
+  await expect(page.getByTestId("markets-table")).toContainText(whales.data[0].question);
+});
+
+test("trades: the tape filters by size, marks abnormal trades and refreshes live without a reload", async ({ page }) => {
+  await page.goto("/trades");
+  const rows = page.getByTestId("trades-table").locator("tbody tr");
+  await expect(rows.first()).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+  // Abnormal trades: each is listed with its reason, and marked in the tape when it is on screen
+  const abnormal = await api<{ data: { id: string; reason: string }[] }>("/api/predmkt/abnormal?limit=100");
+  if (abnormal.data.length > 0) {
+    await expect(page.getByTestId("abnormal-table").locator("tbody tr")).toHaveCount(abnormal.data.length);
+    await expect(page.getByTestId("abnormal-table")).toContainText(abnormal.data[0].reason);
+    const shownIds = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-trade-id")));
+    const flagged = abnormal.data.find((a) => shownIds.includes(a.id));
+    if (flagged) await expect(page.locator(`tr[data-trade-id="${flagged.id}"] [data-testid="abnormal-reason"]`)).toContainText(flagged.reason);
+  } else {
+    await expect(page.getByText("No abnormal trades in the last 24 hours.")).toBeVisible();
+  }
+  await screenshots(page, "trades");
+
+  // Live refresh: new trades from later sampler passes appear in the same document
+  const before = new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-trade-id"))));
+  await expect
+    .poll(
+      async () => {
+        await samplePass().catch(() => undefined);
+        const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-trade-id")));
+        return ids.some((id) => !before.has(id));
+      },
+      { timeout: 60_000, intervals: [3_000] },
+    )
+    .toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+  // Minimum size
+  await page.getByLabel("Minimum size").selectOption("1000");
+  await expect(page).toHaveURL(/min_usd=1000/);
+  await expect
+    .poll(async () => {
+      if ((await page.getByTestId("trades-table").count()) === 0) return "empty";
+      const sizes = await page.getByTestId("trades-table").locator("tbody tr td.num:not(.hide-sm)").allTextContents();
+      return sizes.every((s) => usdValue(s) >= 1000) ? "all large" : "small ones left";
+    })
+    .toMatch(/all large|empty/);
+});
+
+test("oracle: summary, disputes with status badges, reveals chart and top stakers from the local chain", async ({ page }) => {
+  const disputes = await api<{ data: { title: string | null; status: string }[] }>("/api/oracle/disputes");
+  await page.goto("/oracle");
+  await expect(page.getByTestId("oracle-summary").locator("dd").first()).not.toHaveText("–");
+  const rows = page.getByTestId("disputes-table").locator("tbody tr");
+  await expect(rows).toHaveCount(disputes.data.length);
+  const firstTitled = disputes.data.find((d) => d.title);
+  if (firstTitled) await expect(page.getByTestId("disputes-table")).toContainText(firstTitled.title!.slice(0, 40));
+  const statuses = await page.getByTestId("disputes-table").locator("[data-status]").evaluateAll((els) => els.map((e) => e.getAttribute("data-status")));
+  expect(statuses.sort()).toEqual(disputes.data.map((d) => d.status).sort());
+  const chart = page.getByTestId("chart");
+  await expect(chart.locator(".recharts-line-curve").first()).toBeVisible();
+  expect(await chart.locator(".recharts-line-dots circle").count()).toBeGreaterThan(0);
+  await expect(page.getByTestId("voters-table").locator("tbody tr").first()).toBeVisible();
+  await screenshots(page, "oracle");
+});
+
+test("docs: the API reference lists every operation and 'Try it' calls the API with a token", async ({ page }) => {
+  const openapi = (await (await page.request.get("/api/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+  const count = Object.values(openapi.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
+  await page.goto("/docs");
+  await expect(page.getByTestId("operation")).toHaveCount(count);
+  const stats = page.getByTestId("operation").filter({ has: page.locator("code", { hasText: /^\/api\/predmkt\/stats$/ }) });
+  await stats.getByText("Try it").click();
+  const call = page.waitForRequest((r) => r.url().includes("/api/predmkt/stats?token="));
+  await stats.getByRole("button", { name: "Send request" }).click();
+  await call;
+  await expect(stats.getByTestId("try-result")).toContainText("200");
+  await expect(stats.getByTestId("try-result")).toContainText('"active_events"');
+  await expectNoKeyInSource(page);
+  await screenshots(page, "docs");
+});

@@ -1,0 +1,58 @@
+// The app's ABI and the local chain's contracts against the real deployments' selectors and topics
+// (sim/chain/reference/SELECTORS.tsv, computed from UMA's published ABIs).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { type AbiEvent, type AbiFunction, toEventSelector, toFunctionSelector } from "viem";
+import { describe, expect, it } from "vitest";
+import { optimisticOracleV2Abi, oracleChildTunnelAbi, votingV2Abi } from "@/lib/oracle/abi";
+import { compileContracts } from "@/sim/chain/compile";
+
+const TSV = readFileSync(path.resolve(__dirname, "../../../sim/chain/reference/SELECTORS.tsv"), "utf8");
+const real = new Map<string, string>(); // "Contract:kind:signature" -> selector/topic
+for (const line of TSV.trim().split("\n")) {
+  const [contract, kind, signature, value] = line.split("\t");
+  real.set(`${contract}:${kind}:${signature}`, value.split("=")[1]);
+}
+
+const signatureOf = (item: AbiFunction | AbiEvent) =>
+  `${item.name}(${item.inputs.map((i) => (i.type.startsWith("tuple") ? `(${(i as unknown as { components: { type: string }[] }).components.map((c) => c.type).join(",")})${i.type.slice(5)}` : i.type)).join(",")})`;
+const selectorOf = (item: AbiFunction | AbiEvent) => (item.type === "event" ? toEventSelector(item) : toFunctionSelector(item));
+
+const APP_ABIS = [
+  ["VotingV2", votingV2Abi, "MockVotingV2"],
+  ["OptimisticOracleV2", optimisticOracleV2Abi, "MockOptimisticOracleV2"],
+  ["OracleChildTunnel", oracleChildTunnelAbi, "MockOracleChildTunnel"],
+] as const;
+
+describe("ABI selectors", () => {
+  const artifacts = compileContracts();
+
+  it.each(APP_ABIS)("every %s item the app uses has the real selector or topic", (contract, abi) => {
+    for (const item of abi as readonly (AbiFunction | AbiEvent)[]) {
+      const key = `${contract}:${item.type}:${signatureOf(item)}`;
+      expect(real.get(key), key).toBeDefined();
+      expect(selectorOf(item), key).toBe(real.get(key));
+    }
+  });
+
+  it.each(APP_ABIS)("the local %s exposes every item the app uses, with the same selector or topic", (_contract, abi, mock) => {
+    const mockItems = (artifacts[mock].abi as (AbiFunction | AbiEvent)[]).filter((i) => i.type === "function" || i.type === "event");
+    const mockSelectors = new Set(mockItems.map(selectorOf));
+    for (const item of abi as readonly (AbiFunction | AbiEvent)[]) expect(mockSelectors.has(selectorOf(item)), signatureOf(item)).toBe(true);
+  });
+
+  it.each(APP_ABIS)("the local %s adds nothing beyond the real ABI except seed* helpers", (contract, _abi, mock) => {
+    // The tunnel's requestPrice is the real write entry point the OOv2 calls (not a read, so not in SELECTORS.tsv).
+    const allowed = new Set(["requestPrice(bytes32,uint256,bytes)"]);
+    const realValues = new Set([...real].filter(([k]) => k.startsWith(`${contract}:`)).map(([, v]) => v));
+    for (const item of (artifacts[mock].abi as (AbiFunction | AbiEvent)[]).filter((i) => i.type === "function" || i.type === "event")) {
+      if (item.name.startsWith("seed") || allowed.has(signatureOf(item))) continue;
+      expect(realValues.has(selectorOf(item)), `${mock}.${signatureOf(item)}`).toBe(true);
+    }
+  });
+
+  it("Multicall3 has the canonical aggregate3 selector viem calls", () => {
+    const fn = (artifacts.Multicall3.abi as AbiFunction[]).find((i) => i.name === "aggregate3")!;
+    expect(toFunctionSelector(fn)).toBe("0x82ad56cb");
+  });
+});

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import path from "node:path";
+
+export const FIXTURES = "/work/shared/fixtures/polymarket";
+
+export function fixture<T = unknown>(name: string): T {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8")) as T;
+}
+
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/**
+ * Keys of `recorded` that `actual` lacks or carries with another JSON type. `optional` keys may be missing;
+ * `types` widens the allowed types of a key (e.g. feeType: string | null).
+ */
+export function shapeMismatches(
+  recorded: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  options: { optional?: string[]; types?: Record<string, string[]> } = {},
+): string[] {
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(recorded)) {
+    if (!(key in actual)) {
+      if (!options.optional?.includes(key)) problems.push(`missing ${key}`);
+      continue;
+    }
+    const allowed = options.types?.[key] ?? [jsonType(value)];
+    if (!allowed.includes(jsonType(actual[key]))) problems.push(`${key}: expected ${allowed.join("|")}, got ${jsonType(actual[key])}`);
+  }
+  return problems;
+}
+
+export async function getJson<T = unknown>(url: string, init?: RequestInit): Promise<{ status: number; body: T; headers: Headers }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) as T, headers: res.headers };
+}
+
+export type Row = Record<string, unknown>;
