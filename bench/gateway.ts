@@ -9,7 +9,9 @@ import { ensureBuild, ROOT } from "../scripts/lib/build";
 
 async function measure(url: string, headers: Record<string, string>, seconds: number) {
   const result = await autocannon({ url, headers, connections: 10, duration: seconds });
-  const statuses = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(" ");
+  const statuses = Object.entries(result.statusCodeStats as Record<string, { count: number }>)
+    .map(([code, { count }]) => `${code}×${count}`)
+    .join(" ");
   return { rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, statuses, errors: result.errors };
 }
 
@@ -17,7 +19,7 @@ async function main() {
   ensureBuild(".next");
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-gw-"));
   const port = 3990;
-  const env = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production", RATE_LIMIT_ENTERPRISE: "100000000", NEXT_DIST_DIR: ".next" };
+  const env = { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production" as const, RATE_LIMIT_ENTERPRISE: "100000000", NEXT_DIST_DIR: ".next" };
   const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], { cwd: ROOT, env, stdio: "ignore" });
   try {
     const base = `http://127.0.0.1:${port}`;

@@ -21,7 +21,25 @@ export function SideBadge({ side }: { side: "BUY" | "SELL" }) {
   return <span className={`badge ${side === "BUY" ? "badge-buy" : "badge-sell"}`}>{side === "BUY" ? "Buy" : "Sell"}</span>;
 }
 
-export function TradeRow({ trade, showMarket, flag }: { trade: TradeLike; showMarket: boolean; flag?: string }) {
+/** `compact` (a narrow side column): the market goes under the outcome, price and trader into the row's tooltip. */
+export function TradeRow({ trade, showMarket, flag, compact = false }: { trade: TradeLike; showMarket: boolean; flag?: string; compact?: boolean }) {
+  if (compact) {
+    return (
+      <tr data-trade-id={trade.id} title={`${formatPrice(trade.price)} · ${traderName(trade.pseudonym, trade.wallet)}`}>
+        <td>
+          <RelativeTime iso={trade.timestamp} />
+        </td>
+        <td>
+          <SideBadge side={trade.side} />
+        </td>
+        <td>
+          {trade.outcome ?? "–"}
+          {trade.question ? <span className="sub clip">{trade.question}</span> : null}
+        </td>
+        <td className="num">{formatUsd(trade.usd_size)}</td>
+      </tr>
+    );
+  }
   return (
     <tr data-trade-id={trade.id} className={flag ? "flagged" : undefined}>
       <td>
@@ -50,7 +68,21 @@ export function TradeRow({ trade, showMarket, flag }: { trade: TradeLike; showMa
   );
 }
 
-export function TradeHead({ showMarket }: { showMarket: boolean }) {
+export function TradeHead({ showMarket, compact = false }: { showMarket: boolean; compact?: boolean }) {
+  if (compact) {
+    return (
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Side</th>
+          <th scope="col">Outcome · market</th>
+          <th scope="col" className="num">
+            Size
+          </th>
+        </tr>
+      </thead>
+    );
+  }
   return (
     <thead>
       <tr>

@@ -160,6 +160,16 @@ export function Pager({
 export function SourceNote({ meta }: { meta: Meta | undefined }) {
   if (!meta) return null;
   const label = meta.source === "live" ? "live" : meta.source === "chain" ? "on-chain" : "sampled";
+  // Chain data is dated by the chain's own clock (a local test chain's may be far behind ours): name the block.
+  if (meta.source === "chain") {
+    return (
+      <span className="source-note">
+        {label}
+        {typeof meta.block_number === "number" ? ` · block ${meta.block_number.toLocaleString("en-US")}` : ""}
+        {meta.cache === "stale" ? " · showing the last good copy" : ""}
+      </span>
+    );
+  }
   return (
     <span className="source-note">
       {label}

@@ -52,6 +52,7 @@ export function TimeLineChart({
             stroke="#8a93a6"
             fontSize={12}
             allowDuplicatedCategory={false}
+            allowDecimals={xIsTime}
             minTickGap={24}
           />
           <YAxis tickFormatter={yFormat} stroke="#8a93a6" fontSize={12} width={52} domain={yDomain ?? ["auto", "auto"]} />
@@ -73,7 +74,8 @@ export function TimeLineChart({
               activeDot={{ r: 4 }}
               isAnimationActive={false}
               connectNulls
-              type="monotone"
+              // Straight segments between rounds (categorical steps); smooth curves only through time series.
+              type={xIsTime ? "monotone" : "linear"}
             />
           ))}
         </LineChart>

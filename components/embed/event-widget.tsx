@@ -54,7 +54,12 @@ export function EventWidget({ slug, initialEvent, initialHistory }: { slug: stri
       ) : detail ? (
         <p className="empty">No open markets.</p>
       ) : null}
-      {points.length > 1 ? <Sparkline points={points} label={`${series?.question ?? "Top market"}: probability over the last day`} /> : null}
+      {points.length > 1 ? (
+        <div className="widget-spark">
+          <span className="widget-spark-label">{series?.question ?? "Top market"} · 24 h</span>
+          <Sparkline points={points} label={`${series?.question ?? "Top market"}: probability over the last day`} />
+        </div>
+      ) : null}
       <footer className="widget-footer">
         {event.data?.meta.as_of ? (
           <span>

@@ -10,7 +10,7 @@ export function EventMarkets({ slug, initial }: { slug: string; initial: Initial
   return (
     <section className="panel" aria-labelledby="markets-title">
       <div className="panel-header">
-        <h2 id="markets-title">Markets and outcome probabilities</h2>
+        <h2 id="markets-title">Markets</h2>
         <SourceNote meta={data?.meta} />
       </div>
       <QueryNotice error={error ?? serverError} hasData={markets.length > 0} asOf={data?.meta.as_of} />
@@ -21,8 +21,7 @@ export function EventMarkets({ slug, initial }: { slug: string; initial: Initial
           <table className="data" data-testid="markets-table">
             <thead>
               <tr>
-                <th scope="col">Market</th>
-                <th scope="col">Outcomes</th>
+                <th scope="col">Market and outcome probabilities</th>
                 <th scope="col" className="num">
                   24 h volume
                 </th>
@@ -37,9 +36,7 @@ export function EventMarkets({ slug, initial }: { slug: string; initial: Initial
                   <td>
                     <span className="row-title">{m.question}</span>
                     {m.closed ? <span className="tag">closed</span> : null}
-                  </td>
-                  <td>
-                    <ul className="outcomes">
+                    <ul className="outcomes" aria-label={`Outcomes of ${m.question}`}>
                       {m.outcomes.map((o) => (
                         <li key={o.index}>
                           <span className="outcome-name">{o.name}</span>

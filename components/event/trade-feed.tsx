@@ -54,10 +54,10 @@ export function EventTradeFeed({ slug, initial }: { slug: string; initial?: Init
       ) : (
         <div className="table-wrap scroll-y">
           <table className="data" data-testid="event-trades">
-            <TradeHead showMarket />
+            <TradeHead showMarket={false} compact />
             <tbody>
               {trades.map((t) => (
-                <TradeRow key={t.id} trade={t} showMarket />
+                <TradeRow key={t.id} trade={t} showMarket={false} compact />
               ))}
             </tbody>
           </table>

@@ -62,7 +62,7 @@ export function TradeTape({
         ) : rows.length === 0 ? (
           <EmptyState>{emptyMessage(tape.data?.meta, minUsd ? `No trades of at least ${formatUsd(minUsd)} yet.` : "No trades yet.")}</EmptyState>
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap scroll-y">
             <table className="data" data-testid="trades-table">
               <TradeHead showMarket />
               <tbody>
@@ -86,7 +86,7 @@ export function TradeTape({
         ) : flagged.length === 0 ? (
           <EmptyState>{emptyMessage(abnormal.data.meta, "No abnormal trades in the last 24 hours.")}</EmptyState>
         ) : (
-          <div className="table-wrap">
+          <div className="table-wrap scroll-y">
             <table className="data" data-testid="abnormal-table">
               <thead>
                 <tr>

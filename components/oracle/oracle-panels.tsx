@@ -1,9 +1,9 @@
 "use client";
-import { formatDateTime, formatInteger, formatProbability, formatTokens, shortAddress } from "@/lib/format";
+import { formatDate, formatDateTime, formatInteger, formatProbability, formatRelativeTime, formatTokens, shortAddress } from "@/lib/format";
 import type { DisputedAssertion, Initial, OracleSummary, Voter, VotingRound } from "@/lib/queries/types";
 import { useApi } from "@/lib/queries/use-api";
 import { VOTERS_LIMIT } from "@/lib/queries/views";
-import { EmptyState, QueryNotice, RelativeTime, SkeletonRows, SourceNote } from "@/components/ui";
+import { EmptyState, QueryNotice, SkeletonRows, SourceNote } from "@/components/ui";
 import { TimeLineChart } from "@/components/charts/line-chart";
 
 export function OracleSummaryCards({ initial }: { initial: Initial<OracleSummary> }) {
@@ -41,7 +41,10 @@ export function OracleSummaryCards({ initial }: { initial: Initial<OracleSummary
         </div>
         <div className="stat-card">
           <dt>Phase ends</dt>
-          <dd>{s ? <RelativeTime iso={s.active_round.phase_ends_at} /> : "–"}</dd>
+          {/* Relative to the chain's clock (meta.as_of is the block's time), which is what decides the phase. */}
+          <dd title={s ? formatDateTime(s.active_round.phase_ends_at) : undefined}>
+            {s && data?.meta.as_of ? formatRelativeTime(s.active_round.phase_ends_at, Date.parse(data.meta.as_of)) : "–"}
+          </dd>
         </div>
       </dl>
       {s ? (
@@ -105,9 +108,7 @@ export function DisputesTable({ initial }: { initial: Initial<DisputedAssertion[
                     {d.roll_count > 0 ? <span className="sub">rolled {d.roll_count}×</span> : null}
                   </td>
                   <td className="num hide-sm">{d.proposed_price === "1" ? "Yes" : d.proposed_price === "0" ? "No" : d.proposed_price === "0.5" ? "Unknown" : (d.proposed_price ?? "–")}</td>
-                  <td>
-                    <RelativeTime iso={d.disputed_at} />
-                  </td>
+                  <td title={formatDateTime(d.disputed_at)}>{formatDate(d.disputed_at)}</td>
                   <td className="hide-sm trader" title={d.disputer ?? undefined}>
                     {shortAddress(d.disputer)}
                   </td>

@@ -3,12 +3,16 @@
 import { z } from "zod";
 
 /** Integer query parameter with bounds and a default; a bad value is a 400, never a silent clamp. */
+export function intParam(options: { min: number; max: number; default: number; description?: string }): z.ZodDefault<z.ZodCoercedNumber>;
+export function intParam(options: { min: number; max: number; description?: string }): z.ZodOptional<z.ZodCoercedNumber>;
 export function intParam(options: { min: number; max: number; default?: number; description?: string }) {
   const base = z.coerce.number().int().min(options.min).max(options.max);
   const described = options.description ? base.describe(options.description) : base;
   return options.default === undefined ? described.optional() : described.default(options.default);
 }
 
+export function numberParam(options: { min: number; max?: number; default: number; description?: string }): z.ZodDefault<z.ZodCoercedNumber>;
+export function numberParam(options: { min: number; max?: number; description?: string }): z.ZodOptional<z.ZodCoercedNumber>;
 export function numberParam(options: { min: number; max?: number; default?: number; description?: string }) {
   let base = z.coerce.number().min(options.min);
   if (options.max !== undefined) base = base.max(options.max);

@@ -48,7 +48,7 @@ function gated(requestId: string = crypto.randomUUID()) {
 
 describe("withApi", () => {
   it("refuses a request that did not pass the gateway, even with a forged header", async () => {
-    for (const headers of [{}, { "x-request-id": "a", "x-predmkt-gateway": "1.k.pro.api_key.forged" }]) {
+    for (const headers of [{}, { "x-request-id": "a", "x-predmkt-gateway": "1.k.pro.api_key.forged" }] as Record<string, string>[]) {
       const res = await call("/api/predmkt/demo/some-event", headers);
       expect(res.status).toBe(401);
       expect(res.headers.get("content-type")).toBe("application/problem+json");

@@ -172,6 +172,41 @@ describe("gamma client against recorded responses", () => {
   });
 });
 
+describe("tolerance", () => {
+  it("rows with optional fields missing normalise to nulls and defaults; unknown fields are dropped", async () => {
+    stub.route("/gamma/events/slug/bare", {
+      json: { id: 1, slug: "bare", brandNewField: { x: 1 }, markets: [{ id: "7", question: "Bare?", outcomes: null, clobTokenIds: '["123", "456"]' }] },
+    });
+    const event = (await gamma.getEventBySlug("bare"))!;
+    expect(event).toMatchObject({ id: "1", title: "bare", description: null, open: false, volume_usd: 0, liquidity_usd: 0, tags: [], end_date: null });
+    expect("brandNewField" in event).toBe(false);
+    expect(event.markets[0]).toMatchObject({ id: "7", condition_id: null, volume_usd: 0, best_bid: null, one_day_price_change: null, event_slug: "bare" });
+    expect(event.markets[0].outcomes).toEqual([
+      { index: 0, name: "Outcome 1", token_id: "123", price: null },
+      { index: 1, name: "Outcome 2", token_id: "456", price: null },
+    ]);
+    stub.route("/data/trades", {
+      json: [{ proxyWallet: "0xabc", side: "buy", asset: "123", conditionId: "0xc", size: "4", price: "0.25", timestamp: 1790000000123 }],
+    });
+    const [trade] = (await data.listTrades({ market: "0xc" })).trades;
+    expect(trade).toMatchObject({ side: "BUY", shares: 4, price: 0.25, usd_size: 1, timestamp_s: 1790000000, pseudonym: null, tx_hash: null, outcome_index: null });
+  });
+
+  it("token ids sent as bare JSON numbers are read digit for digit, never through a float", async () => {
+    const big = "60590045489347122735554346200880179420435533609307820342798544098823516727807";
+    stub.route("/gamma/markets/8", { json: { id: "8", question: "Q", outcomes: '["Yes","No"]', clobTokenIds: `[${big}, 1]` } });
+    const market = (await gamma.getMarket("8"))!;
+    expect(market.outcomes.map((o) => o.token_id)).toEqual([big, "1"]);
+  });
+
+  it("a body that is missing required fields is refused as upstream_unavailable", async () => {
+    stub.route("/data/trades", { json: [{ side: "BUY", size: 1 }] });
+    await expect(data.listTrades({ market: "0xc" })).rejects.toMatchObject({ code: "upstream_unavailable" });
+    stub.route("/gamma/markets/9", { json: { id: "9", question: "Q", clobTokenIds: '["0x12"]' } });
+    await expect(gamma.getMarket("9")).rejects.toMatchObject({ code: "upstream_unavailable" });
+  });
+});
+
 describe("data client against recorded responses", () => {
   it("listTrades normalises v1 rows (camelCase, bare array) field by field", async () => {
     stub.route("/data/trades", { json: tradesV1Fixture });
