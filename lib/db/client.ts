@@ -9,7 +9,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { applyMigrations } from "./migrate";
+import { applyMigrations, pgliteMigrationTarget } from "./migrate";
 
 export type Db = PrismaClient;
 
@@ -81,17 +81,7 @@ async function openEmbedded(): Promise<DbState> {
   }
   const pglite = await PGlite.create(inMemory ? undefined : dir);
   log.info("embedded database opened", { dir: inMemory ? "memory" : dir });
-  await applyMigrations({
-    exec: async (sql) => void (await pglite.exec(sql)),
-    query: async (sql, params) => (await pglite.query(sql, params)).rows as never[],
-    transaction: (work) =>
-      pglite.transaction(async (tx) =>
-        work({
-          exec: async (sql) => void (await tx.exec(sql)),
-          query: async (sql, params) => (await tx.query(sql, params)).rows as never[],
-        }),
-      ),
-  });
+  await applyMigrations(pgliteMigrationTarget(pglite));
   yieldBetweenStatements(pglite);
   const client = new PrismaClient({
     // pglite-prisma-adapter 0.6.1 is typed against driver-adapter-utils 6.10; the runtime contract is the same.

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 
 export interface MigrationTarget {
   exec(sql: string): Promise<void>;
@@ -23,6 +24,21 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
+
+/** The migration target for an embedded PGlite instance. */
+export function pgliteMigrationTarget(db: PGlite): MigrationTarget {
+  return {
+    exec: async (sql) => void (await db.exec(sql)),
+    query: async (sql, params) => (await db.query(sql, params)).rows as never[],
+    transaction: (work) =>
+      db.transaction(async (tx) =>
+        work({
+          exec: async (sql) => void (await tx.exec(sql)),
+          query: async (sql, params) => (await tx.query(sql, params)).rows as never[],
+        }),
+      ),
+  };
+}
 
 export function migrationsDir(): string {
   return path.join(process.cwd(), "prisma", "migrations");

@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyMigrations, migrationsDir } from "@/lib/db/migrate";
+import { applyMigrations, migrationsDir, pgliteMigrationTarget } from "@/lib/db/migrate";
 import { migratePostgres } from "@/lib/db/migrate-postgres";
 import { readdirSync } from "node:fs";
 import { POSTGRES_URL, postgresAvailable } from "../../helpers/services";
@@ -11,14 +11,7 @@ const expected = readdirSync(migrationsDir(), { withFileTypes: true }).filter((d
 describe("migrations", () => {
   it("apply cleanly to an empty embedded PGlite, once", async () => {
     const db = new PGlite();
-    const target = {
-      exec: async (sql: string) => void (await db.exec(sql)),
-      query: async <T,>(sql: string, params?: unknown[]) => (await db.query(sql, params)).rows as T[],
-      transaction: (work: Parameters<Parameters<typeof applyMigrations>[0]["transaction"]>[0]) =>
-        db.transaction(async (tx) =>
-          work({ exec: async (sql) => void (await tx.exec(sql)), query: async (sql, params) => (await tx.query(sql, params)).rows as never[] }),
-        ),
-    };
+    const target = pgliteMigrationTarget(db);
     expect(await applyMigrations(target)).toEqual(expected);
     expect(await applyMigrations(target)).toEqual([]);
     const tables = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");

@@ -8,7 +8,7 @@ import { NextRequest } from "next/server";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { signGatewayHeader } from "@/lib/auth/gateway";
 import type { Db } from "@/lib/db/client";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations, pgliteMigrationTarget } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -24,17 +24,7 @@ export async function callHandler(handler: Handler, path: string) {
 
 export async function freshDb(): Promise<{ db: Db; close: () => Promise<void> }> {
   const pglite = await PGlite.create();
-  await applyMigrations({
-    exec: async (sql) => void (await pglite.exec(sql)),
-    query: async (sql, params) => (await pglite.query(sql, params)).rows as never[],
-    transaction: (work) =>
-      pglite.transaction(async (tx) =>
-        work({
-          exec: async (sql) => void (await tx.exec(sql)),
-          query: async (sql, params) => (await tx.query(sql, params)).rows as never[],
-        }),
-      ),
-  });
+  await applyMigrations(pgliteMigrationTarget(pglite));
   const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
   return { db, close: async () => { await db.$disconnect(); await pglite.close(); } };
 }
