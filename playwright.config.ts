@@ -42,7 +42,7 @@ export default defineConfig({
     // The demo builds the app first when sources changed (minutes on two cores).
     timeout: 15 * 60_000,
     reuseExistingServer: false,
-    stdout: "ignore",
+    stdout: process.env.E2E_SERVER_LOG ? "pipe" : "ignore",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
   },

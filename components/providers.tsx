@@ -17,6 +17,8 @@ export function Providers({ children }: { children: React.ReactNode }) {
   // (and from then on it is renewed ahead of expiry). A failure here is retried by the first query that needs it.
   useEffect(() => {
     getDashboardToken().catch(() => undefined);
+    // A hook for tests and tooling: controls are live from here on.
+    document.documentElement.dataset.hydrated = "true";
   }, []);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

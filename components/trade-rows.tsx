@@ -51,6 +51,7 @@ export function TradeRow({ trade, showMarket, flag, compact = false }: { trade: 
       {showMarket ? (
         <td>
           {trade.event_slug ? <Link href={`/events/${trade.event_slug}`}>{trade.question ?? trade.event_slug}</Link> : (trade.question ?? "–")}
+          <span className="sub show-sm">{trade.outcome}</span>
           {flag ? (
             <span className="abnormal" data-testid="abnormal-reason">
               <span className="badge badge-warn">Abnormal</span> {flag}
@@ -58,7 +59,7 @@ export function TradeRow({ trade, showMarket, flag, compact = false }: { trade: 
           ) : null}
         </td>
       ) : null}
-      <td>{trade.outcome ?? "–"}</td>
+      <td className={showMarket ? "hide-sm" : undefined}>{trade.outcome ?? "–"}</td>
       <td className="num hide-sm">{formatPrice(trade.price)}</td>
       <td className="num">{formatUsd(trade.usd_size)}</td>
       <td className="hide-sm trader" title={trade.wallet}>
@@ -89,7 +90,9 @@ export function TradeHead({ showMarket, compact = false }: { showMarket: boolean
         <th scope="col">When</th>
         <th scope="col">Side</th>
         {showMarket ? <th scope="col">Market</th> : null}
-        <th scope="col">Outcome</th>
+        <th scope="col" className={showMarket ? "hide-sm" : undefined}>
+          Outcome
+        </th>
         <th scope="col" className="num hide-sm">
           Price
         </th>

@@ -92,14 +92,13 @@ export function TradeTape({
                 <tr>
                   <th scope="col">When</th>
                   <th scope="col">Side</th>
-                  <th scope="col">Market</th>
+                  <th scope="col">Market · why it stands out</th>
                   <th scope="col" className="num">
                     Size
                   </th>
                   <th scope="col" className="num hide-sm">
                     Score
                   </th>
-                  <th scope="col">Why</th>
                 </tr>
               </thead>
               <tbody>
@@ -111,10 +110,12 @@ export function TradeTape({
                     <td>
                       <SideBadge side={a.side} />
                     </td>
-                    <td>{a.event_slug ? <Link href={`/events/${a.event_slug}`}>{a.question ?? a.event_slug}</Link> : (a.question ?? "–")}</td>
+                    <td>
+                      {a.event_slug ? <Link href={`/events/${a.event_slug}`}>{a.question ?? a.event_slug}</Link> : (a.question ?? "–")}
+                      <span className="sub reason">{a.reason}</span>
+                    </td>
                     <td className="num">{formatUsd(a.usd_size)}</td>
                     <td className="num hide-sm">{a.score.toFixed(2)}</td>
-                    <td className="reason">{a.reason}</td>
                   </tr>
                 ))}
               </tbody>

@@ -93,7 +93,8 @@ export async function listEvents(query: { category?: string; order: keyof typeof
   const where: Prisma.EventWhereInput = {
     open: true,
     ...(query.category ? { category: query.category } : {}),
-    ...(query.q ? { title: { contains: query.q, mode: "insensitive" } } : {}),
+    // Prisma hands `contains` to ILIKE unescaped: a user's % or _ must match itself, not act as a wildcard.
+    ...(query.q ? { title: { contains: query.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } } : {}),
   };
   const [total, rows] = await Promise.all([
     db.event.count({ where }),

@@ -49,7 +49,7 @@ describe("dashboard token provider", () => {
 
   it("reports a rate-limited token route with its Retry-After", async () => {
     const m = await load(() => problem("rate_limited", 429, { "retry-after": "7" }));
-    const error = await m.apiGet("/api/predmkt/stats").catch((e) => e);
+    const error = await m.apiGet<never>("/api/predmkt/stats").catch((e: unknown) => e as InstanceType<typeof m.ApiProblem>);
     expect(error).toBeInstanceOf(m.ApiProblem);
     expect(error.status).toBe(429);
     expect(error.retryAfterS).toBe(7);
@@ -76,7 +76,7 @@ describe("apiGet", () => {
 
   it("parses problem+json into a typed error and does not retry other 4xx", async () => {
     const m = await load((url) => (url.startsWith("/api/dashboard/token") ? tokenResponse() : problem("not_found", 404)));
-    const error = await m.apiGet("/api/predmkt/events/nope").catch((e) => e);
+    const error = await m.apiGet<never>("/api/predmkt/events/nope").catch((e: unknown) => e as InstanceType<typeof m.ApiProblem>);
     expect(error).toMatchObject({ status: 404, code: "not_found", detail: "detail of not_found", requestId: "r-1" });
     expect(error.transient).toBe(false);
     expect(m.calls.filter((c) => c.startsWith("/api/predmkt"))).toHaveLength(1);
@@ -87,7 +87,7 @@ describe("apiGet", () => {
       if (url.startsWith("/api/dashboard/token")) return tokenResponse();
       throw new TypeError("Failed to fetch");
     });
-    const error = await m.apiGet("/api/predmkt/stats").catch((e) => e);
+    const error = await m.apiGet<never>("/api/predmkt/stats").catch((e: unknown) => e as InstanceType<typeof m.ApiProblem>);
     expect(error).toMatchObject({ status: 0, code: "network" });
     expect(error.transient).toBe(true);
   });

@@ -32,6 +32,10 @@ export interface SamplerConfig {
   /** Trades older than this are deleted. The tape is the biggest stream (~1 M fills a day at Polymarket's scale, and
    *  in the bench world), so it keeps just what abnormal-trade scoring needs: 48 h of reference trades. */
   tradeRetentionS: number;
+  /** Housekeeping cadence: retention deletes, VACUUM of the small hot tables and of the two big ones. */
+  retentionEveryS: number;
+  vacuumHotEveryS: number;
+  vacuumBigEveryS: number;
   /** Whale refresh: how often, how many of the biggest markets, how many holders per outcome. */
   whalesEveryS: number;
   whaleMarkets: number;
@@ -46,6 +50,9 @@ export const DEFAULT_CONFIG: SamplerConfig = {
   tradesPageSize: 500,
   tradesMaxPages: 6,
   tradeRetentionS: 49 * 3600,
+  retentionEveryS: 900,
+  vacuumHotEveryS: 600,
+  vacuumBigEveryS: 6 * 3600,
   whalesEveryS: 600,
   whaleMarkets: 10,
   whaleHoldersPerOutcome: 10,

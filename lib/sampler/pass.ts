@@ -9,7 +9,18 @@ import type { NormalizedTrade } from "@/lib/upstream/types";
 import { DEFAULT_CONFIG, type SamplerConfig } from "./config";
 import { acquireLease, releaseLease, renewLease } from "./lease";
 import type { SamplerSource } from "./source";
-import { applyRetention, closeUnseen, getState, replaceWhales, rollUp, setState, type WhaleRow, writeEventsPage, writeTrades } from "./store";
+import {
+  applyRetention,
+  closeUnseen,
+  getState,
+  replaceWhales,
+  rollUp,
+  setState,
+  vacuum,
+  type WhaleRow,
+  writeEventsPage,
+  writeTrades,
+} from "./store";
 
 export type PassStatus = "ok" | "failed" | "skipped";
 
@@ -47,6 +58,9 @@ export const STATE = {
   trades: "trades_at",
   tradesWatermark: "trades_watermark",
   whales: "whales_at",
+  retention: "retention_at",
+  vacuumHot: "vacuum_hot_at",
+  vacuumBig: "vacuum_big_at",
 } as const;
 
 const MAX_EVENT_PAGES = 1000;
@@ -74,12 +88,11 @@ export async function runPass(options: PassOptions): Promise<PassResult> {
     const renew = () => renewLease(db, holder, config.leaseTtlMs);
 
     await sampleEvents(db, source, config, now, counts, renew);
-    const afterPrices = now();
-    await rollUp(db, afterPrices);
-    await applyRetention(db, afterPrices, config);
+    await rollUp(db, now());
     await renew();
     await sampleTrades(db, source, config, now, counts, renew);
     await sampleWhales(db, source, config, now, counts, renew);
+    await maintain(db, config, now, renew);
 
     const finishedAt = now();
     await db.samplerRun.update({ where: { id: runId }, data: { status: "ok", finishedAt, ...counts } });
@@ -131,7 +144,9 @@ async function sampleTrades(db: Db, source: SamplerSource, config: SamplerConfig
   for (let page = 0; page < config.tradesMaxPages; page++) {
     const trades: NormalizedTrade[] = await source.tradesPage(page * config.tradesPageSize, config.tradesPageSize);
     if (!trades.length) break;
-    counts.trades += await writeTrades(db, trades, config);
+    // A quiet tape can hand back fills older than the retention; storing them again would only churn.
+    const keepFrom = now().getTime() / 1000 - config.tradeRetentionS;
+    counts.trades += await writeTrades(db, trades.filter((t) => t.timestamp_s >= keepFrom), config);
     await renew();
     for (const t of trades) newest = Math.max(newest, t.timestamp_s);
     const oldest = Math.min(...trades.map((t) => t.timestamp_s));
@@ -186,4 +201,26 @@ async function sampleWhales(db: Db, source: SamplerSource, config: SamplerConfig
   }
   counts.whales += await replaceWhales(db, markets.map((m) => m.id), rows, now(), config);
   await setState(db, STATE.whales, now());
+}
+
+/** Housekeeping on its own clocks: retention every 15 minutes, VACUUM of hot tables every 10, of big ones every 6 h. */
+async function maintain(db: Db, config: SamplerConfig, now: () => Date, renew: () => Promise<void>) {
+  const due = async (key: string, everyS: number) => {
+    const last = await getState(db, key);
+    return !last || now().getTime() - last.at.getTime() >= everyS * 1000;
+  };
+  if (await due(STATE.retention, config.retentionEveryS)) {
+    await applyRetention(db, now(), config);
+    await setState(db, STATE.retention, now());
+    await renew();
+  }
+  if (await due(STATE.vacuumHot, config.vacuumHotEveryS)) {
+    await vacuum(db, "hot");
+    await setState(db, STATE.vacuumHot, now());
+    await renew();
+  }
+  if (await due(STATE.vacuumBig, config.vacuumBigEveryS)) {
+    await vacuum(db, "big");
+    await setState(db, STATE.vacuumBig, now());
+  }
 }

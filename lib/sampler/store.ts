@@ -175,9 +175,11 @@ export async function rollUp(db: Db, now: Date): Promise<number> {
     written += await db.$executeRawUnsafe(
       `WITH closes AS (
          SELECT DISTINCT ON (outcome_id, bucket) outcome_id, bucket, price
-         FROM (SELECT outcome_id, price, t, to_timestamp(floor(extract(epoch FROM t) / $1::int) * $1::int) AS bucket
-               FROM price_samples
-               WHERE resolution_s = ${RAW_RESOLUTION_S} AND t >= $2::timestamptz AND t < $3::timestamptz) raw
+         FROM (SELECT o.id AS outcome_id, p.price, p.t, to_timestamp(floor(extract(epoch FROM p.t) / $1::int) * $1::int) AS bucket
+               FROM outcomes o
+               CROSS JOIN LATERAL (
+                 SELECT price, t FROM price_samples
+                 WHERE resolution_s = ${RAW_RESOLUTION_S} AND outcome_id = o.id AND t >= $2::timestamptz AND t < $3::timestamptz) p) raw
          ORDER BY outcome_id, bucket, t DESC),
        sequenced AS (
          SELECT c.*, lag(c.price) OVER w AS prev_price, lag(c.bucket) OVER w AS prev_bucket
@@ -203,16 +205,32 @@ export async function rollUp(db: Db, now: Date): Promise<number> {
   return written;
 }
 
-/** Deletes samples past their tier's retention and trades past theirs. */
+/**
+ * Deletes samples past their tier's retention and trades past theirs. Samples are reached per outcome through the
+ * primary key (one range per outcome), so the work is proportional to what is deleted, not to the table.
+ */
 export async function applyRetention(db: Db, now: Date, config: SamplerConfig): Promise<void> {
   for (const tier of TIERS) {
     await db.$executeRawUnsafe(
-      `DELETE FROM price_samples WHERE resolution_s = $1::int AND t < $2::timestamptz`,
+      `DELETE FROM price_samples WHERE ctid IN (
+         SELECT x.ctid FROM outcomes o
+         CROSS JOIN LATERAL (SELECT ctid FROM price_samples p
+                             WHERE p.resolution_s = $1::int AND p.outcome_id = o.id AND p.t < $2::timestamptz) x)`,
       tier.resolutionS,
       new Date(now.getTime() - tier.retentionS * 1000).toISOString(),
     );
   }
   await db.$executeRawUnsafe(`DELETE FROM trades WHERE timestamp < $1::timestamptz`, new Date(now.getTime() - config.tradeRetentionS * 1000).toISOString());
+}
+
+// PGlite runs PostgreSQL in single-user mode: there is no autovacuum, so rows rewritten every pass (outcomes,
+// markets, events) and rows deleted by retention would bloat the files forever. On PostgreSQL this only repeats what
+// autovacuum does. ANALYZE keeps the planner's statistics current for the same reason.
+const HOT_TABLES = ["events", "markets", "outcomes", "sampler_state", "sampler_lease", "sampler_runs", "whale_positions"];
+const BIG_TABLES = ["trades", "price_samples"];
+
+export async function vacuum(db: Db, which: "hot" | "big"): Promise<void> {
+  for (const table of which === "hot" ? HOT_TABLES : BIG_TABLES) await db.$executeRawUnsafe(`VACUUM (ANALYZE) ${table}`);
 }
 
 /** Inserts trades, one row per fill however often it is seen; fills the market id from the stored markets. */

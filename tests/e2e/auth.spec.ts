@@ -3,11 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { decodeJwt, SignJWT } from "jose";
 import { api, jwtSecret } from "./stack";
-import { API_KEY_PATTERN, expect, expectNoKeyInSource, test } from "./fixtures";
+import { API_KEY_PATTERN, expect, expectNoKeyInSource, open, test } from "./fixtures";
 
 test("no page's source or traffic carries an API key; API calls carry a JWT", async ({ page, traffic }) => {
   for (const path of ["/", "/movers", "/whales", "/oracle", "/docs", "/trades"]) {
-    await page.goto(path);
+    await open(page, path);
     await expectNoKeyInSource(page);
   }
   // The tape refreshes every 5 s through the public API, with the token.
@@ -43,7 +43,7 @@ test("a token is renewed before it expires", async ({ page, traffic }) => {
     if (served++ === 0) body.expires_in = 32;
     await route.fulfill({ response, json: body });
   });
-  await page.goto("/");
+  await open(page, "/");
   await expect.poll(() => traffic.tokenFetches, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   const call = page.waitForRequest((r) => r.url().includes("/api/predmkt/events?"));
   await page.getByLabel("Sort by").selectOption("volume");
@@ -73,16 +73,15 @@ test("an expired token is replaced and the request retried", async ({ page, traf
     if (served++ === 0) return route.fulfill({ json: { token: expired, token_type: "Bearer", expires_in: 300, expires_at: new Date(Date.now() + 300_000).toISOString() } });
     return route.continue();
   });
-  const refusals: string[] = [];
-  page.on("response", async (response) => {
-    if (response.status() === 401 && response.url().includes("/api/predmkt/")) refusals.push((await response.json()).code);
-  });
-
-  await page.goto("/");
   const byLiquidity = await api<{ data: { title: string }[] }>("/api/predmkt/events?order=liquidity&limit=20");
+  await open(page, "/");
+  const refusal = page.waitForResponse((r) => r.status() === 401 && r.url().includes("/api/predmkt/events?"));
+  const retried = page.waitForResponse((r) => r.status() === 200 && r.url().includes("/api/predmkt/events?"));
   await page.getByLabel("Sort by").selectOption("liquidity");
+  expect(new URL((await refusal).url()).searchParams.get("token")).toBe(expired);
+  expect((await (await refusal).json()).code).toBe("token_expired");
+  expect(new URL((await retried).url()).searchParams.get("token")).not.toBe(expired);
   await expect(page.getByTestId("events-table").locator("tbody tr").first().getByRole("link")).toHaveText(byLiquidity.data[0].title);
-  expect(refusals).toContain("token_expired");
   expect(traffic.tokenFetches).toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId("query-notice")).toHaveCount(0);
 });

@@ -72,6 +72,12 @@ export async function expectNoKeyInSource(page: Page): Promise<void> {
   expect(await page.content()).not.toMatch(API_KEY_PATTERN);
 }
 
+/** Navigates and waits until React has hydrated, so clicks and selections reach their handlers. */
+export async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 export function usdValue(text: string): number {
   const m = /\$([\d.,]+)([KMB])?/.exec(text.replace(/\s/g, ""));
   if (!m) return Number.NaN;

@@ -1,13 +1,13 @@
 // Every dashboard page renders real rows from the simulator (sampled and live) and the local chains, and its
 // controls change what is shown.
 import { api, samplePass, topEvent } from "./stack";
-import { expect, expectNoKeyInSource, screenshots, test, usdValue } from "./fixtures";
+import { expect, expectNoKeyInSource, open, screenshots, test, usdValue } from "./fixtures";
 
 type Row = { title: string; slug: string; category: string | null; category_label: string | null };
 
 test("overview: stats, categories and the events table show sampled data", async ({ page }) => {
   const expected = await api<{ data: Row[] }>("/api/predmkt/events?limit=20");
-  await page.goto("/");
+  await open(page, "/");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   const cards = page.getByTestId("stat-cards");
   await expect(cards.locator("dd").first()).not.toHaveText("–");
@@ -21,7 +21,7 @@ test("overview: stats, categories and the events table show sampled data", async
 });
 
 test("overview: search, category filter, sort and paging change the rows", async ({ page }) => {
-  await page.goto("/");
+  await open(page, "/");
   const table = page.getByTestId("events-table");
   const firstTitle = table.locator("tbody tr").first().getByRole("link");
 
@@ -67,7 +67,7 @@ test("overview: search, category filter, sort and paging change the rows", async
 
 test("event page: markets, history chart with interval switch, changes, live trades with filters, holders", async ({ page }) => {
   const event = await topEvent();
-  await page.goto(`/events/${event.slug}`);
+  await open(page, `/events/${event.slug}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(event.title);
   const markets = page.getByTestId("markets-table").locator("tbody tr");
   await expect(markets).toHaveCount(event.markets.length);
@@ -114,7 +114,7 @@ test("event page: markets, history chart with interval switch, changes, live tra
 });
 
 test("movers: window switch changes the ranking window and rows link to events", async ({ page }) => {
-  await page.goto("/movers");
+  await open(page, "/movers");
   const request = page.waitForRequest((r) => r.url().includes("/api/predmkt/movers") && r.url().includes("window=1m"));
   await page.getByTestId("switch-movers-window").getByRole("radio", { name: "1m" }).click();
   await request;
@@ -141,7 +141,7 @@ test("movers: window switch changes the ranking window and rows link to events",
 test("whales: largest positions, linked to their event", async ({ page }) => {
   const whales = await api<{ data: { question: string }[] }>("/api/predmkt/whales?limit=100");
   expect(whales.data.length).toBeGreaterThan(0);
-  await page.goto("/whales");
+  await open(page, "/whales");
   const rows = page.getByTestId("whales-table").locator("tbody tr");
   await expect(rows).toHaveCount(whales.data.length);
   await expect(rows.first()).toContainText(whales.data[0].question);
@@ -152,7 +152,7 @@ test("whales: largest positions, linked to their event", async ({ page }) => {
 });
 
 test("trades: the tape filters by size, marks abnormal trades and refreshes live without a reload", async ({ page }) => {
-  await page.goto("/trades");
+  await open(page, "/trades");
   const rows = page.getByTestId("trades-table").locator("tbody tr");
   await expect(rows.first()).toBeVisible();
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
@@ -198,7 +198,7 @@ test("trades: the tape filters by size, marks abnormal trades and refreshes live
 
 test("oracle: summary, disputes with status badges, reveals chart and top stakers from the local chain", async ({ page }) => {
   const disputes = await api<{ data: { title: string | null; status: string }[] }>("/api/oracle/disputes");
-  await page.goto("/oracle");
+  await open(page, "/oracle");
   await expect(page.getByTestId("oracle-summary").locator("dd").first()).not.toHaveText("–");
   const rows = page.getByTestId("disputes-table").locator("tbody tr");
   await expect(rows).toHaveCount(disputes.data.length);
@@ -216,7 +216,7 @@ test("oracle: summary, disputes with status badges, reveals chart and top staker
 test("docs: the API reference lists every operation and 'Try it' calls the API with a token", async ({ page }) => {
   const openapi = (await (await page.request.get("/api/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
   const count = Object.values(openapi.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
-  await page.goto("/docs");
+  await open(page, "/docs");
   await expect(page.getByTestId("operation")).toHaveCount(count);
   const stats = page.getByTestId("operation").filter({ has: page.locator("code", { hasText: /^\/api\/predmkt\/stats$/ }) });
   await stats.getByText("Try it").click();

@@ -179,9 +179,6 @@ CREATE INDEX "outcomes_last_change_at_idx" ON "outcomes"("last_change_at" DESC);
 CREATE UNIQUE INDEX "outcomes_market_id_index_key" ON "outcomes"("market_id", "index");
 
 -- CreateIndex
-CREATE INDEX "price_samples_t_idx" ON "price_samples" USING BRIN ("t");
-
--- CreateIndex
 CREATE INDEX "trades_timestamp_idx" ON "trades"("timestamp" DESC);
 
 -- CreateIndex

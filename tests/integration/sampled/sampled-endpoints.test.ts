@@ -280,3 +280,26 @@ describe.runIf(postgresUp)("sampled endpoints on PostgreSQL, two servers sharing
     expect((await get("/api/predmkt/live")).body.data.length).toBeGreaterThan(0);
   });
 });
+
+describe("the in-process sampler loop (how the demo samples)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ chains: false, env: { SAMPLER_INTERVAL_S: "15" } });
+  });
+  afterAll(() => stack?.stop());
+
+  it("fills the sampled endpoints within a minute of start, without any cron call", async () => {
+    const get = client(stack);
+    const deadline = Date.now() + 60_000;
+    // The first pass fills events and prices first, then trades, then whales: wait for the last of them.
+    const filled = async () => (await get("/api/predmkt/whales")).body.meta.as_of !== null;
+    while (!(await filled()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+    const stats = await get("/api/predmkt/stats");
+    expect(stats.body.meta.as_of).not.toBeNull();
+    expect(stats.body.data.active_markets).toBe(stack.sim.summary().counts.open_markets);
+    for (const path of ["/api/predmkt/events", "/api/predmkt/trades", "/api/predmkt/live", "/api/predmkt/whales"]) {
+      const res = await get(path);
+      expect(res.body.data.length, path).toBeGreaterThan(0);
+    }
+  });
+});

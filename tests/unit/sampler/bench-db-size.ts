@@ -27,12 +27,12 @@ async function main() {
       SELECT o.id, 60, to_timestamp(${t0 / 1000} + m * 60 + 7), (0.01 + random() * 0.98)::real
       FROM generate_series(${hour * 60}, ${hour * 60 + 59}) m CROSS JOIN outcomes o
       WHERE random() < ${q} OR m % 60 = o.id % 60`);
-    // What the sampler keeps on each outcome row for the next pass (last stored sample, latest change).
-    await db.$executeRawUnsafe(`UPDATE outcomes o SET last_stored_at = s.t, last_stored_price = s.price, last_change_at = s.t, previous_price = 0.5
-      FROM (SELECT DISTINCT ON (outcome_id) outcome_id, t, price FROM price_samples WHERE resolution_s = 60 ORDER BY outcome_id, t DESC) s
-      WHERE s.outcome_id = o.id`);
     process.stdout.write(".");
   }
+  // What the sampler keeps on each outcome row for the next pass (last stored sample, latest change).
+  await db.$executeRawUnsafe(`UPDATE outcomes o SET last_stored_at = s.t, last_stored_price = s.price, last_change_at = s.t, previous_price = 0.5
+    FROM (SELECT DISTINCT ON (outcome_id) outcome_id, t, price FROM price_samples WHERE resolution_s = 60 ORDER BY outcome_id, t DESC) s
+    WHERE s.outcome_id = o.id`);
   console.log(`\nseeded raw in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   await rollUp(db, new Date(t0 + 86_400_000));
   // The trade tape: 48 h of it is retained, so a day's worth is seeded here (the rows a day of passes would add).

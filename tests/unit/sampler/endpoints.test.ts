@@ -149,6 +149,10 @@ describe("after sampler passes", () => {
     expect(await slugs("?category=politics")).toEqual(["event-3", "event-1"]);
     expect(await slugs("?q=NUMBER%202")).toEqual(["event-2"]);
     expect(await slugs("?q=nothing-like-this")).toEqual([]);
+    // Wildcards are literal characters in a title search.
+    expect(await slugs("?q=%25")).toEqual([]);
+    expect(await slugs("?q=_")).toEqual([]);
+    expect(await slugs("?q=r%203")).toEqual(["event-3"]);
 
     const first = await call(eventsGET, "/api/predmkt/events?limit=2");
     expect(first.body.meta).toMatchObject({ limit: 2, offset: 0, total: 3, count: 2 });

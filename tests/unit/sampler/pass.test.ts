@@ -154,6 +154,8 @@ describe("runPass", () => {
     const raw = await db.priceSample.findMany({ where: { outcomeId: outcome.id, resolutionS: 60 } });
     expect(raw.every((r) => r.t.getTime() >= T0 + (61 + 49 * 60 - 48 * 60) * 60_000)).toBe(true);
     expect(await db.priceSample.count({ where: { outcomeId: outcome.id, resolutionS: 900 } })).toBeGreaterThanOrEqual(4);
+    // The trades (all from before the first pass) are past their 49 h retention and are not stored again.
+    expect(await count("trades")).toBe(0);
   });
 
   it("refreshes whale positions with entry prices, less often than prices", async () => {
