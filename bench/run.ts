@@ -37,7 +37,7 @@ const figures: Record<string, unknown> = {};
 
 async function main() {
   const processes = await import("./lib/processes");
-  const { load, sequential, statusText } = await import("./lib/load");
+  const { load, interleaved, sequential, statusText } = await import("./lib/load");
   const database = await import("./lib/database");
   const { seedHistory, databaseSize } = await import("./lib/seed-history");
 
@@ -123,19 +123,22 @@ async function main() {
       { name: "gateway only: unknown /api/predmkt/* path with a key (404)", url: `${server.url}/api/predmkt/none`, headers: auth },
       { name: "no gateway: unknown /api/* path (404)", url: `${server.url}/api/none`, headers: {} },
     ];
-    const gateway: Record<string, Awaited<ReturnType<typeof load>>> = {};
-    for (const target of targets) {
-      progress(`gateway: ${target.name} (${SECONDS} s, 10 connections)`);
-      await load({ url: target.url, headers: target.headers, seconds: WARMUP_SECONDS });
-      gateway[target.name] = await load({ url: target.url, headers: target.headers, seconds: SECONDS });
-    }
+    progress(`gateway: warming up the ${targets.length} targets`);
+    for (const target of targets) await load({ url: target.url, headers: target.headers, seconds: WARMUP_SECONDS });
+    const ROUNDS = 4;
+    const measured = await interleaved(targets, SECONDS, ROUNDS, (round) => progress(`gateway: round ${round + 1}/${ROUNDS} over ${targets.length} targets, ${SECONDS / ROUNDS} s each, 10 connections`));
+    const gateway: Record<string, Omit<Awaited<ReturnType<typeof load>>, "times">> = {};
+    targets.forEach((target, i) => {
+      const { times: _, ...rest } = measured[i];
+      gateway[target.name] = rest;
+    });
     await bare.stop();
     figures.gateway = gateway;
     for (const [name, r] of Object.entries(gateway)) {
       rows.push({ section: "gateway", figure: name, value: `${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms [${statusText(r.statuses)}]`, database: name.includes("stats") && !name.startsWith("bare") ? dbLabel : "–" });
     }
     const [authed, ping, bareRun, gated, open] = targets.map((t) => gateway[t.name]);
-    const ratio = (a: number, b: number) => (b ? (a / b).toFixed(2) : "n/a");
+    const ratio = (a: number, b: number) => (b ? (a / b).toPrecision(3) : "n/a");
     figures.gateway_ratios = {
       authed_vs_ping: { rps: Number(ratio(authed.rps, ping.rps)), p50: Number(ratio(authed.p50_ms, ping.p50_ms)), p99: Number(ratio(authed.p99_ms, ping.p99_ms)) },
       authed_vs_bare: { rps: Number(ratio(authed.rps, bareRun.rps)), p50: Number(ratio(authed.p50_ms, bareRun.p50_ms)), p99: Number(ratio(authed.p99_ms, bareRun.p99_ms)) },
@@ -153,7 +156,7 @@ async function main() {
     const fanIn = await load({ url: `${server.url}${livePath}`, headers: auth, connections: 200, seconds: FANIN_SECONDS });
     const fanInCounters = await simCounters();
     const fanInUpstream = upstreamTotal(fanInCounters);
-    figures.live_fan_in = { path: livePath, clients: 200, seconds: FANIN_SECONDS, client_requests: fanIn.requests, upstream_requests: fanInUpstream, upstream_by_path: fanInCounters, ratio: fanIn.requests / Math.max(1, fanInUpstream), load: fanIn };
+    figures.live_fan_in = { path: livePath, clients: 200, seconds: FANIN_SECONDS, client_requests: fanIn.requests, upstream_requests: fanInUpstream, upstream_by_path: fanInCounters, ratio: fanIn.requests / Math.max(1, fanInUpstream), load: { ...fanIn, times: undefined } };
     rows.push({
       section: "-live fan-in",
       figure: `200 clients × ${FANIN_SECONDS} s on event activity-live (TTL 10 s): client requests → upstream requests`,
@@ -175,7 +178,7 @@ async function main() {
     await load({ url: server.url, headers: auth, seconds: WARMUP_SECONDS, path: historyPath });
     const history = await load({ url: server.url, headers: auth, seconds: SECONDS, path: historyPath });
     const probe = (await (await fetch(`${server.url}/api/predmkt/markets/${marketIds[0]}/history?window=30d`, { headers: auth })).json()) as { data?: { points: unknown[] } };
-    figures.history_30d = { ...history, points_in_one_answer: probe.data?.points.length ?? null };
+    figures.history_30d = { ...history, times: undefined, points_in_one_answer: probe.data?.points.length ?? null };
     rows.push({ section: "history", figure: "markets/{id}/history?window=30d (random market, 10 connections)", value: `p50 ${history.p50_ms} ms, p95 ${history.p95_ms} ms, ${history.rps} req/s, ~${probe.data?.points.length ?? "?"} points each [${statusText(history.statuses)}]`, database: dbLabel });
 
     // Movers are ranked once per completed pass and served from memory until the next: time both the first request
@@ -189,7 +192,7 @@ async function main() {
     const moversBody = (await (await fetch(`${server.url}/api/predmkt/movers?window=7d&limit=500`, { headers: auth })).json()) as { data?: unknown[] };
     progress(`movers: later requests (${SECONDS} s, 10 connections)`);
     const moversWarm = await load({ url: `${server.url}/api/predmkt/movers?window=7d`, headers: auth, seconds: SECONDS });
-    figures.movers_7d = { first_after_pass: moversCold, cached: moversWarm, ranked_rows: moversBody.data?.length ?? null };
+    figures.movers_7d = { first_after_pass: moversCold, cached: { ...moversWarm, times: undefined }, ranked_rows: moversBody.data?.length ?? null };
     rows.push({ section: "movers", figure: "movers?window=7d, first request after a pass (ranks every open market)", value: `p50 ${moversCold.p50_ms} ms, p95 ${moversCold.p95_ms} ms (10 sequential) [${statusText(moversCold.statuses)}]`, database: dbLabel });
     rows.push({ section: "movers", figure: "movers?window=7d, later requests (ranking cached per pass)", value: `p50 ${moversWarm.p50_ms} ms, p95 ${moversWarm.p95_ms} ms, ${moversWarm.rps} req/s [${statusText(moversWarm.statuses)}]`, database: dbLabel });
     const tiers = Object.entries(seeded.rows_by_resolution).map(([r, n]) => `${r}s ${n.toLocaleString("en-US")}`).join(", ");
@@ -212,7 +215,7 @@ async function rateLimiter() {
   const probe = async (env: Record<string, string>) => {
     const base: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(REDIS_URL|UPSTASH_REDIS_REST_)/.test(k)) base[k] = v;
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/ratelimit-probe.ts"], { cwd: ROOT, env: { ...base, ...env }, timeout: 120_000 });
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/ratelimit-probe.ts"], { cwd: ROOT, env: { ...base, ...env } as NodeJS.ProcessEnv, timeout: 120_000 });
     return JSON.parse(stdout.trim().split("\n").pop()!) as { configured: string; answered_by: string[]; p50_us: number; p99_us: number; mean_us: number };
   };
   const results: Record<string, unknown> = {};

@@ -29,7 +29,7 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   REDIS_URL: optionalString,
   // How long a rate-limit store call may take before the request falls back to the in-process limiter.
-  RATE_LIMIT_STORE_TIMEOUT_MS: int(250, 10, 10_000),
+  RATE_LIMIT_STORE_TIMEOUT_MS: int(1000, 10, 10_000),
   RATE_LIMIT_STARTER: int(300, 1),
   RATE_LIMIT_PRO: int(600, 1),
   RATE_LIMIT_ENTERPRISE: int(6000, 1),

@@ -3,6 +3,9 @@
 import autocannon from "autocannon";
 
 export interface LoadResult {
+  /** Every response time (ms), sorted; kept so that interleaved runs can be merged. */
+  times: number[];
+  seconds: number;
   requests: number;
   rps: number;
   p50_ms: number;
@@ -41,23 +44,46 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     duration: options.seconds,
     timeout: options.timeoutS ?? 30,
     ...(options.path ? { requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: options.path!() }) }] } : {}),
-  } as autocannon.Options);
+  } as autocannon.Options) as unknown as autocannon.Instance & Promise<autocannon.Result>;
   instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     times.push(responseTime);
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   });
   const result = await instance;
+  return summarize(times, options.seconds, statuses, result.errors, result.timeouts);
+}
+
+export function summarize(times: number[], seconds: number, statuses: Record<string, number>, errors = 0, timeouts = 0): LoadResult {
   times.sort((a, b) => a - b);
   return {
+    times,
+    seconds,
     requests: times.length,
-    rps: Math.round(times.length / options.seconds),
+    rps: Math.round(times.length / seconds),
     p50_ms: round(percentile(times, 50)),
     p95_ms: round(percentile(times, 95)),
     p99_ms: round(percentile(times, 99)),
     statuses,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    errors,
+    timeouts,
   };
+}
+
+/**
+ * Runs each target for `seconds` split into `rounds` short runs, taking turns (A B C, A B C, ...), and merges each
+ * target's runs: a change in background load then hits every target alike instead of whichever ran at the time.
+ */
+export async function interleaved<T extends { url: string; headers?: Record<string, string> }>(targets: T[], seconds: number, rounds: number, onRound?: (round: number) => void): Promise<LoadResult[]> {
+  const runs: LoadResult[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    onRound?.(round);
+    for (const [i, target] of targets.entries()) runs[i].push(await load({ url: target.url, headers: target.headers, seconds: seconds / rounds }));
+  }
+  return runs.map((list) => {
+    const statuses: Record<string, number> = {};
+    for (const r of list) for (const [code, n] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+    return summarize(list.flatMap((r) => r.times), seconds, statuses, list.reduce((n, r) => n + r.errors, 0), list.reduce((n, r) => n + r.timeouts, 0));
+  });
 }
 
 /** Sequential requests, one at a time: the latency of a single request without queueing behind others. */

@@ -32,7 +32,7 @@ export function MoversTable({ initial, initialWindow }: { initial: Initial<Mover
       {!rows ? (
         error || serverError ? null : <SkeletonRows rows={8} label="Loading movers" />
       ) : rows.length === 0 ? (
-        <EmptyState>{emptyMessage(data?.meta, `No market has samples old enough to compare over ${moverWindow} yet.`)}</EmptyState>
+        <EmptyState>{emptyMessage(data?.meta, `No market has samples old enough to compare over ${moverWindow} yet; the sampler needs one window of history. Try a shorter window.`)}</EmptyState>
       ) : (
         <div className="table-wrap" data-window={moverWindow}>
           <table className="data" data-testid="movers-table">

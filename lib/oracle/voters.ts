@@ -5,7 +5,7 @@ import { type Address, type ContractFunctionParameters, formatUnits, getAddress,
 import { votingV2Abi } from "./abi";
 import { MULTICALL_BATCH_BYTES, MULTICALL3_ADDRESS } from "./clients";
 import { headOf, type OracleContext, votingEvents, votingScan } from "./context";
-import { onChain } from "./errors";
+import { onChain, toUpstreamError } from "./errors";
 import { advanceScan, readLogs } from "./scan";
 
 export interface StakerReading {
@@ -69,11 +69,13 @@ export async function loadVoters(ctx: OracleContext): Promise<VotersSnapshot> {
       multicallAddress: MULTICALL3_ADDRESS, batchSize: MULTICALL_BATCH_BYTES, contracts }),
   );
   const cumulative = results[0];
-  if (cumulative.status !== "success") throw cumulative.error;
+  // With allowFailure, a transport failure arrives as per-call failures instead of a throw: map it like one.
+  const failed = (error: unknown) => toUpstreamError(error, "ethereum") ?? error;
+  if (cumulative.status !== "success") throw failed(cumulative.error);
   const readings: StakerReading[] = addresses.map((voter, i) => {
     const stakes = results[1 + 2 * i];
     const postUpdate = results[2 + 2 * i];
-    if (stakes.status !== "success") throw stakes.error;
+    if (stakes.status !== "success") throw failed(stakes.error);
     const [stake, , , , , , , delegate] = stakes.result as unknown as readonly [bigint, bigint, bigint, bigint, bigint, bigint, bigint, Address];
     return {
       address: voter,

@@ -3,7 +3,7 @@
 // through the public API. Failures never blank a table: react-query keeps the last good data, the refresh interval
 // backs off (Retry-After on 429, doubling on upstream failures) and the component shows a calm notice.
 import { keepPreviousData, type Query, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { ApiProblem, apiGet, type QueryParams } from "./fetcher";
 import type { Envelope, Initial } from "./types";
 
@@ -57,7 +57,12 @@ export function useApi<T>(path: string, params: QueryParams = {}, options: UseAp
     retry: (failureCount, error) => error instanceof ApiProblem && error.transient && !error.rateLimited && failureCount < 2,
     retryDelay: (attempt) => Math.min(2_000 * 2 ** attempt, 20_000),
   });
+  // react-query drops placeholder data when the new query fails; the last good body stays on screen instead (with the
+  // component's notice saying it could not refresh), so a failure never blanks a panel that had rows.
+  const lastGood = useRef<Envelope<T> | undefined>(undefined);
+  if (query.data && !query.isPlaceholderData) lastGood.current = query.data;
+  const data = query.data ?? (query.isError ? lastGood.current : undefined);
   // A server-side failure for the first paint is shown until the client's own first attempt settles.
-  const serverError = initial && !initial.ok && useInitial === false && sameParams(params, initialParams) ? initial.error : null;
-  return { ...query, serverError };
+  const serverError = initial && !initial.ok && sameParams(params, initialParams) && !query.isFetched ? initial.error : null;
+  return { ...query, data, serverError };
 }

@@ -86,7 +86,7 @@ describe("oracle endpoints with the chain RPCs failing (cold server: nothing cac
 
   it("RPCs that die after 1, 2, 3, ... requests → 502 each time, then the seed's exact figures (a cut scan leaves nothing half-counted)", async () => {
     // Disputes first: the summary's load caches the disputes it reads.
-    for (const path of ["/api/oracle/disputes", "/api/oracle/rounds", "/api/oracle/summary"]) {
+    for (const path of ["/api/oracle/disputes", "/api/oracle/rounds", "/api/oracle/voters", "/api/oracle/summary"]) {
       let answer: Awaited<ReturnType<typeof get>> | undefined;
       let failures = 0;
       for (let budget = 1; budget <= 200; budget++) {

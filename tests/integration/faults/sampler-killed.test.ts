@@ -60,7 +60,7 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
     });
     // tsx as a loader inside this one process (not the tsx CLI, which runs the script in a grandchild that a SIGKILL
     // of its parent would leave running).
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/sampler.ts"], { cwd: ROOT, env, stdio: "ignore" });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/sampler.ts"], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: "ignore" });
     children.add(child);
     child.once("exit", () => children.delete(child));
     return child;

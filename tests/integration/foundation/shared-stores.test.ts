@@ -32,7 +32,8 @@ describe.runIf(servicesUp)("PostgreSQL + shared rate-limit store across two serv
   });
 
   async function pair(store: Record<string, string>) {
-    const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_STARTER: "20", ...secrets, ...store };
+    // A generous store timeout: this asserts the shared store's exactness, not the outage fallback (tested below).
+    const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_STARTER: "20", RATE_LIMIT_STORE_TIMEOUT_MS: "5000", ...secrets, ...store };
     const [a, b] = await Promise.all([startApp({ env }), startApp({ env })]);
     apps.push(a, b);
     return [a, b];
