@@ -60,6 +60,8 @@ const EnvSchema = z.object({
   ORACLE_LOG_CHUNK_SIZE: int(10_000, 1, 1_000_000),
 
   SAMPLER_INTERVAL_S: int(0, 0, 3600),
+  // Where `npm run demo` builds and serves the app from (the e2e suite reuses the integration tests' build).
+  NEXT_DIST_DIR: optionalString.transform((v) => v ?? ".next"),
   DASHBOARD_API_KEY: optionalString,
 });
 

@@ -45,7 +45,7 @@ async function demoKey(): Promise<string> {
 
 async function main() {
   const started = Date.now();
-  ensureBuild(".next");
+  ensureBuild(env.NEXT_DIST_DIR);
   const [simulator, chains] = await Promise.all([startSimulator({ seed: 1, scale: "demo" }), startLocalChains({ logChunkSize: 2_000 })]);
   const url = `http://127.0.0.1:${env.PORT}`;
   const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(env.PORT)], {
@@ -56,7 +56,7 @@ async function main() {
       ...chains.env,
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
-      NEXT_DIST_DIR: ".next",
+      NEXT_DIST_DIR: env.NEXT_DIST_DIR,
       POLYMARKET_GAMMA_URL: simulator.gammaUrl,
       POLYMARKET_DATA_URL: simulator.dataUrl,
       POLYMARKET_CLOB_URL: simulator.clobUrl,

@@ -1,21 +1,12 @@
-// Vitest global setup for integration tests: builds the production app once per source state into its own
-// directory (.next-test/<hash>), so a rebuild never replaces files under a server another run is using.
-import { readdirSync, rmSync, statSync } from "node:fs";
-import path from "node:path";
+// Vitest global setup for integration tests: builds the production app into its own directory (.next-test) when
+// the sources changed since the last test build, so tests never disturb the demo's .next.
 import type { TestProject } from "vitest/node";
-import { ensureBuild, ROOT, sourceHash } from "../../scripts/lib/build";
+import { ensureBuild } from "../../scripts/lib/build";
 
 export function ensureTestBuild(): string {
-  const distDir = path.join(".next-test", sourceHash());
-  if (ensureBuild(distDir, (line) => console.log(`[build-once] ${line}`))) {
-    // Keep the newest few builds only.
-    const dir = path.join(ROOT, ".next-test");
-    const builds = readdirSync(dir)
-      .filter((d) => !d.endsWith(".lock"))
-      .map((d) => ({ d, t: statSync(path.join(dir, d)).mtimeMs }))
-      .sort((a, b) => b.t - a.t);
-    for (const { d } of builds.slice(4)) rmSync(path.join(dir, d), { recursive: true, force: true });
-  }
+  // One fixed directory (stamped with the source hash) so `next build` records it in tsconfig.json only once.
+  const distDir = ".next-test";
+  ensureBuild(distDir, (line) => console.log(`[build-once] ${line}`));
   return distDir;
 }
 
