@@ -1,6 +1,6 @@
 // Abnormal-trade scoring: a trade is judged against its own market, not against a fixed dollar line. Pure.
 //
-// Definition (also in the OpenAPI description and docs/analytics.md):
+// Definition (also in the OpenAPI description and the README):
 //   x = ln(usd_size); over the market's reference trades (its sampled trades of the last 48 hours, this one included)
 //   m = median(ln usd), MAD = median(|ln usd − m|);
 //   z = 0.6745 · (x − m) / max(MAD, 0.25)        (Iglewicz–Hoaglin modified z-score on log size; the floor keeps a

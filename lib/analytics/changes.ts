@@ -1,6 +1,6 @@
 // Probability change over a window, from a step series of samples. Pure: no I/O, no clock.
 //
-// Definition (also in the OpenAPI descriptions and docs/analytics.md): the change of an outcome over a window W,
+// Definition (also in the OpenAPI descriptions and the README): the change of an outcome over a window W,
 // answered as of time A (the time of the latest sample), is  p(latest sample at or before A) − p(latest sample at or
 // before A − W).  An outcome with no sample at or before A − W (it was born, or first sampled, inside the window) is
 // left out rather than guessed.

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export const FIXTURES = "/work/shared/fixtures/polymarket";
+export const FIXTURES = path.resolve(__dirname, "../../../../shared/fixtures/polymarket");
 
 export function fixture<T = unknown>(name: string): T {
   return JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8")) as T;
