@@ -5,7 +5,7 @@ import type { CategorySchema, EventDetailSchema, EventSchema, StatsSchema } from
 import { roundProbability } from "@/lib/analytics/changes";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { asOf, NOT_SAMPLED_NOTE, sampledMeta } from "./meta";
+import { asOf, NOT_SAMPLED_NOTE, oncePerPass, sampledMeta } from "./meta";
 
 type EventRow = z.infer<typeof EventSchema>;
 
@@ -44,21 +44,24 @@ export async function getStats() {
   const at = await asOf(db, "events");
   const zero: z.infer<typeof StatsSchema> = { active_events: 0, active_markets: 0, volume_24h_usd: 0, volume_usd: 0, liquidity_usd: 0, categories: 0 };
   if (!at) return { data: zero, meta: sampledMeta(null) };
-  const [events] = await db.$queryRawUnsafe<{ n: number; v24: number | null; v: number | null; l: number | null; c: number }[]>(
-    `SELECT count(*)::int AS n, sum(volume_24h_usd) AS v24, sum(volume_usd) AS v, sum(liquidity_usd) AS l,
-            count(DISTINCT category)::int AS c
-     FROM events WHERE open`,
-  );
-  const markets = await db.market.count({ where: { open: true } });
-  return {
-    data: {
+  const data = await oncePerPass("stats", at, async () => {
+    const [events] = await db.$queryRawUnsafe<{ n: number; v24: number | null; v: number | null; l: number | null; c: number }[]>(
+      `SELECT count(*)::int AS n, sum(volume_24h_usd) AS v24, sum(volume_usd) AS v, sum(liquidity_usd) AS l,
+              count(DISTINCT category)::int AS c
+       FROM events WHERE open`,
+    );
+    const markets = await db.market.count({ where: { open: true } });
+    return {
       active_events: events.n,
       active_markets: markets,
       volume_24h_usd: usd(events.v24 ?? 0),
       volume_usd: usd(events.v ?? 0),
       liquidity_usd: usd(events.l ?? 0),
       categories: events.c,
-    },
+    };
+  });
+  return {
+    data,
     meta: sampledMeta(at),
   };
 }
@@ -67,19 +70,23 @@ export async function listCategories() {
   const db = await getDb();
   const at = await asOf(db, "events");
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0 }) };
-  const rows = await db.$queryRawUnsafe<{ slug: string; label: string | null; n: number; v24: number; l: number }[]>(
-    `SELECT category AS slug, max(category_label) AS label, count(*)::int AS n,
-            coalesce(sum(volume_24h_usd), 0) AS v24, coalesce(sum(liquidity_usd), 0) AS l
-     FROM events WHERE open AND category IS NOT NULL
-     GROUP BY category ORDER BY v24 DESC, category ASC`,
-  );
-  const data: z.infer<typeof CategorySchema>[] = rows.map((r) => ({
-    slug: r.slug,
-    label: r.label ?? r.slug,
-    event_count: r.n,
-    volume_24h_usd: usd(r.v24),
-    liquidity_usd: usd(r.l),
-  }));
+  const data = await oncePerPass("categories", at, async () => {
+    const rows = await db.$queryRawUnsafe<{ slug: string; label: string | null; n: number; v24: number; l: number }[]>(
+      `SELECT category AS slug, max(category_label) AS label, count(*)::int AS n,
+              coalesce(sum(volume_24h_usd), 0) AS v24, coalesce(sum(liquidity_usd), 0) AS l
+       FROM events WHERE open AND category IS NOT NULL
+       GROUP BY category ORDER BY v24 DESC, category ASC`,
+    );
+    return rows.map(
+      (r): z.infer<typeof CategorySchema> => ({
+        slug: r.slug,
+        label: r.label ?? r.slug,
+        event_count: r.n,
+        volume_24h_usd: usd(r.v24),
+        liquidity_usd: usd(r.l),
+      }),
+    );
+  });
   return { data, meta: sampledMeta(at, { count: data.length }) };
 }
 

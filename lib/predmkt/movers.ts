@@ -2,15 +2,14 @@
 // outcome's window start is fetched by one index seek per outcome, and the pure analytics decide.
 import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import type { ChangeSchema, MoverSchema } from "@/lib/api/endpoints/predmkt-sampled";
+import type { ChangeSchema } from "@/lib/api/endpoints/predmkt-sampled";
 import { changeOverWindow, roundProbability } from "@/lib/analytics/changes";
 import { rankMovers } from "@/lib/analytics/movers";
 import { type Db, getDb } from "@/lib/db/client";
 import { RAW_RESOLUTION_S } from "@/lib/sampler/config";
-import { asOf, NOT_SAMPLED_NOTE, sampledMeta, WINDOW_SECONDS } from "./meta";
+import { asOf, NOT_SAMPLED_NOTE, oncePerPass, sampledMeta, WINDOW_SECONDS } from "./meta";
 
 type Change = z.infer<typeof ChangeSchema>;
-type Mover = z.infer<typeof MoverSchema>;
 
 /** Windows up to a day read raw samples (kept 48 h); a week reads 15-minute rollups (8 d); longer, hourly (31 d). */
 export function resolutionForWindow(windowSeconds: number): number {
@@ -89,20 +88,11 @@ export async function eventChanges(slug: string, window: string) {
   return { data, meta: sampledMeta(at, { count: data.length, window }) };
 }
 
-// Movers only change when a pass completes: rank once per (as_of, window) and serve slices of that.
-const moversCache = new Map<string, Mover[]>();
-
 export async function movers(window: string, limit: number) {
   const db = await getDb();
   const at = await asOf(db, "prices");
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit, window }) };
-  const key = `${at.toISOString()}|${window}`;
-  let ranked = moversCache.get(key);
-  if (!ranked) {
-    ranked = rankMovers(await changeRows(db, "m.open AND o.index = 0", [], window), 500);
-    if (moversCache.size > 32) moversCache.clear();
-    moversCache.set(key, ranked);
-  }
+  const ranked = await oncePerPass(`movers|${window}`, at, async () => rankMovers(await changeRows(db, "m.open AND o.index = 0", [], window), 500));
   const data = ranked.slice(0, limit);
   return { data, meta: sampledMeta(at, { count: data.length, limit, window }) };
 }
