@@ -4,8 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { type NextRequest, NextResponse } from "next/server";
 import { ApiError, type ErrorCode, problemResponse } from "@/lib/api/errors";
-import { authenticate, clientIp, type Credential, extractCredential } from "@/lib/auth/authenticate";
-import { GATEWAY_HEADER, type GatewayClient, REQUEST_ID_HEADER, signGatewayHeader } from "@/lib/auth/gateway";
+import { type Authenticated, authenticate, clientIp, type Credential, extractCredential } from "@/lib/auth/authenticate";
+import { GATEWAY_HEADER, REQUEST_ID_HEADER, signGatewayHeader } from "@/lib/auth/gateway";
 import { consume, type LimitResult, rateLimitHeaders, retryAfterSeconds } from "@/lib/auth/ratelimit";
 import { tierLimit } from "@/lib/auth/tiers";
 import { env } from "@/lib/env";
@@ -52,15 +52,34 @@ async function bodyApiKey(request: NextRequest): Promise<string | undefined> {
   }
 }
 
-/** Requests without valid credentials share a per-IP budget so keys cannot be guessed at speed. */
-async function rejectUnauthenticated(error: ApiError, request: NextRequest, requestId: string): Promise<Response> {
-  const ipLimit = await consume(`ip:${clientIp(request.headers)}`, env.RATE_LIMIT_ANONYMOUS_PER_IP);
-  if (!ipLimit.success) {
-    const retryAfter = retryAfterSeconds(ipLimit.reset);
-    return fail("rate_limited", `Too many unauthenticated requests from this address; retry in ${retryAfter} s.`, requestId, {
-      ...rateLimitHeaders(ipLimit, null),
-      "Retry-After": String(retryAfter),
-    });
+function rateLimited(result: LimitResult, detail: string, requestId: string, headers: Record<string, string>): Response {
+  const retryAfter = retryAfterSeconds(result.reset);
+  return fail("rate_limited", `${detail}; retry in ${retryAfter} s.`, requestId, { ...headers, "Retry-After": String(retryAfter) });
+}
+
+// Addresses that spent their unauthenticated budget are remembered here until their window resets, so they are refused
+// before any key lookup: over budget, neither a wrong nor a right guess reaches the database.
+const blockedAddresses = new Map<string, number>();
+const MAX_BLOCKED_ADDRESSES = 10_000;
+
+function blockedResponse(address: string, requestId: string): Response | null {
+  const until = blockedAddresses.get(address);
+  if (until === undefined) return null;
+  if (until <= Date.now()) {
+    blockedAddresses.delete(address);
+    return null;
+  }
+  const result = { success: false, limit: env.RATE_LIMIT_ANONYMOUS_PER_IP, remaining: 0, reset: until, store: "memory" as const };
+  return rateLimited(result, "Too many unauthenticated requests from this address", requestId, rateLimitHeaders(result, null));
+}
+
+/** Requests without valid credentials share a per-address budget so keys cannot be guessed at speed. */
+async function rejectUnauthenticated(error: ApiError, address: string, requestId: string): Promise<Response> {
+  const limit = await consume(`ip:${address}`, env.RATE_LIMIT_ANONYMOUS_PER_IP);
+  if (!limit.success) {
+    if (blockedAddresses.size >= MAX_BLOCKED_ADDRESSES) blockedAddresses.clear();
+    blockedAddresses.set(address, limit.reset);
+    return rateLimited(limit, "Too many unauthenticated requests from this address", requestId, rateLimitHeaders(limit, null));
   }
   return fail(error.code, error.message, requestId, error.headers);
 }
@@ -86,10 +105,18 @@ export async function proxy(request: NextRequest): Promise<Response> {
     });
   }
   if (!isGated(pathname)) {
+    // Every public API route is read-only.
+    if (!["GET", "HEAD"].includes(request.method)) {
+      return fail("method_not_allowed", `${request.method} is not allowed here; use GET.`, requestId, { Allow: "GET, HEAD, OPTIONS" });
+    }
     return withHeaders(NextResponse.next({ request: { headers: forwarded } }), { "X-Request-Id": requestId });
   }
 
-  let client: GatewayClient;
+  const address = clientIp(request.headers);
+  const blocked = blockedResponse(address, requestId);
+  if (blocked) return blocked;
+
+  let authenticated: Authenticated;
   try {
     if (Number(request.headers.get("content-length") ?? "0") > MAX_TOKEN_BODY_BYTES) {
       return fail("payload_too_large", `Request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`, requestId);
@@ -98,20 +125,20 @@ export async function proxy(request: NextRequest): Promise<Response> {
     try {
       credential = extractCredential(request.headers, request.nextUrl.searchParams, await bodyApiKey(request));
     } catch (error) {
-      if (error instanceof ApiError) return rejectUnauthenticated(error, request, requestId);
+      if (error instanceof ApiError) return await rejectUnauthenticated(error, address, requestId);
       throw error;
     }
     if (!credential) {
-      return rejectUnauthenticated(
+      return await rejectUnauthenticated(
         new ApiError("missing_credentials", "Send an API key as 'Authorization: Bearer <key>' or '?api_key=', or a token as '?token='."),
-        request,
+        address,
         requestId,
       );
     }
     try {
-      client = await authenticate(credential);
+      authenticated = await authenticate(credential);
     } catch (error) {
-      if (error instanceof ApiError) return rejectUnauthenticated(error, request, requestId);
+      if (error instanceof ApiError) return await rejectUnauthenticated(error, address, requestId);
       throw error;
     }
   } catch (error) {
@@ -119,14 +146,19 @@ export async function proxy(request: NextRequest): Promise<Response> {
     return fail("service_unavailable", "Credentials could not be checked right now; try again shortly.", requestId, { "Retry-After": "5" });
   }
 
+  const { client } = authenticated;
   const limit: LimitResult = await consume(`key:${client.keyId}`, tierLimit(client.tier));
   const limitHeaders = { ...rateLimitHeaders(limit, client.tier), ...CORS_HEADERS, "X-Request-Id": requestId };
   if (!limit.success) {
-    const retryAfter = retryAfterSeconds(limit.reset);
-    return fail("rate_limited", `Rate limit of ${limit.limit} requests per minute exceeded; retry in ${retryAfter} s.`, requestId, {
-      ...limitHeaders,
-      "Retry-After": String(retryAfter),
-    });
+    return rateLimited(limit, `Rate limit of ${limit.limit} requests per minute exceeded`, requestId, limitHeaders);
+  }
+  if (authenticated.dashboard) {
+    // Every dashboard visitor shares one key: each address also gets its own slice, so one scraper holding a
+    // dashboard token cannot spend everybody's budget.
+    const slice = await consume(`dashboard:${address}`, env.RATE_LIMIT_DASHBOARD_PER_IP);
+    if (!slice.success) {
+      return rateLimited(slice, `Dashboard requests from this address exceed ${slice.limit} per minute`, requestId, limitHeaders);
+    }
   }
   const methods = allowedMethods(pathname);
   if (!methods.includes(request.method)) {

@@ -27,17 +27,22 @@ const EnvSchema = z.object({
 
   UPSTASH_REDIS_REST_URL: url(),
   UPSTASH_REDIS_REST_TOKEN: optionalString,
-  REDIS_URL: optionalString,
+  REDIS_URL: optionalString.pipe(
+    z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(),
+  ),
   // How long a rate-limit store call may take before the request falls back to the in-process limiter.
   RATE_LIMIT_STORE_TIMEOUT_MS: int(1000, 10, 10_000),
   RATE_LIMIT_STARTER: int(300, 1),
   RATE_LIMIT_PRO: int(600, 1),
   RATE_LIMIT_ENTERPRISE: int(6000, 1),
   RATE_LIMIT_ANONYMOUS_PER_IP: int(60, 1),
+  // Each client address's slice of the shared dashboard key (its tokens are handed to every visitor).
+  RATE_LIMIT_DASHBOARD_PER_IP: int(300, 1),
   // How long a key lookup is cached in each server process; bounds how late a revocation takes effect.
   KEY_CACHE_TTL_S: int(30, 0, 60),
 
-  JWT_SECRET: optionalString,
+  // Signs browser tokens and the gateway header (HS256): short secrets can be brute-forced offline.
+  JWT_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   CRON_SECRET: optionalString,
 
   POLYMARKET_GAMMA_URL: url("https://gamma-api.polymarket.com"),

@@ -1,6 +1,5 @@
 // The benchmark's database: a throwaway PostgreSQL database when a server is reachable (trust auth on loopback, as in
 // CI), dropped at the end; otherwise the server's embedded PGlite, reached through its socket bridge.
-import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -8,7 +7,7 @@ import pg from "pg";
 import { createApiKey } from "@/lib/auth/api-key";
 import type { Tier } from "@/lib/auth/tiers";
 import { migratePostgres } from "@/lib/db/migrate-postgres";
-import { bridgeUrl } from "@/lib/db/tool-client";
+import { bridgeUrlFor } from "@/lib/db/tool-client";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -62,8 +61,7 @@ export function embeddedDatabase(dataDir: string): BenchDatabase {
   return {
     kind: "pglite",
     connectionString: () => {
-      const owner = JSON.parse(readFileSync(path.join(dataDir, "pglite.owner.json"), "utf8")) as { socketPort: number };
-      return bridgeUrl(owner.socketPort);
+      return bridgeUrlFor(path.join(dataDir, "pglite.owner.json"));
     },
     serverEnv: { DATA_DIR: dataDir },
     drop: async () => undefined,

@@ -10,6 +10,7 @@
 // A trade is abnormal when score ≥ 1 and usd_size ≥ $500: either alone is enough (a modified z of 3.5, Iglewicz and
 // Hoaglin's outlier cut-off, or 10 % of the market's day), and half of each together is too. With fewer than 10
 // reference trades the size distribution is not trusted and only the share term counts.
+import { roundUsd } from "./money";
 
 export const ABNORMAL_RULES = {
   zThreshold: 3.5,
@@ -82,7 +83,7 @@ export function scoreTrade(trade: TradeToScore, market: MarketContext, rules = A
   return {
     score: Math.round(score * 1000) / 1000,
     z: z === null ? null : Math.round(z * 1000) / 1000,
-    market_median_usd: marketMedian === null ? null : Math.round(marketMedian * 100) / 100,
+    market_median_usd: marketMedian === null ? null : roundUsd(marketMedian),
     share_of_market_24h_volume: Math.round(share * 1e6) / 1e6,
     abnormal,
     reason: `${parts.join("; ")}; score ${score.toFixed(2)} (threshold ${rules.scoreThreshold}), ${verdict}.`,

@@ -1,4 +1,5 @@
 // Whale positions: holders' positions valued at the current price and ranked by value. Pure.
+import { roundUsd } from "./money";
 
 export interface PositionInput {
   wallet: string;
@@ -33,6 +34,3 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function roundUsd(value: number): number {
-  return Math.round(value * 100) / 100;
-}

@@ -23,17 +23,22 @@ export function numberParam(options: { min: number; max?: number; default?: numb
 /** Enumerated query parameter. With `caseInsensitive`, `buy` is accepted for `BUY`. */
 export function enumParam<const T extends readonly [string, ...string[]]>(
   values: T,
+  options: { default: T[number]; caseInsensitive?: boolean; description?: string },
+): z.ZodType<T[number], string | undefined>;
+export function enumParam<const T extends readonly [string, ...string[]]>(
+  values: T,
+  options?: { caseInsensitive?: boolean; description?: string },
+): z.ZodType<T[number] | undefined, string | undefined>;
+export function enumParam<const T extends readonly [string, ...string[]]>(
+  values: T,
   options: { default?: T[number]; caseInsensitive?: boolean; description?: string } = {},
-) {
+): z.ZodType {
   const inner = z.enum(values);
   const base = options.caseInsensitive
     ? z.preprocess((v) => (typeof v === "string" ? values.find((x) => x.toLowerCase() === v.toLowerCase()) ?? v : v), inner)
     : inner;
   const described = options.description ? base.describe(options.description) : base;
-  return (options.default === undefined ? described.optional() : described.default(options.default)) as z.ZodType<
-    T[number] | (undefined extends typeof options.default ? undefined : never),
-    string | undefined
-  >;
+  return options.default === undefined ? described.optional() : described.default(options.default as never);
 }
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,254}$/;

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { env } from "@/lib/env";
+import { UUID_PATTERN } from "@/lib/auth/api-key";
 import { GATEWAY_HEADER, type GatewayClient, REQUEST_ID_HEADER, verifyGatewayHeader } from "@/lib/auth/gateway";
 import { errorFields, log } from "@/lib/log";
 import type { EndpointContract } from "./contract";
@@ -31,7 +32,6 @@ export type HandlerResult<C extends EndpointContract> = C extends EndpointContra
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 const MAX_BODY_BYTES = 16 * 1024;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function issuesToErrors(issues: z.core.$ZodIssue[], fallback: string): ParameterError[] {
   return issues.map((issue) => ({

@@ -7,6 +7,8 @@ import type { Db } from "@/lib/db/client";
 import type { ApiKey } from "@/lib/generated/prisma/client";
 import type { Tier } from "./tiers";
 
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const API_KEY_PREFIX = "pmk_";
 const KEY_BODY_LENGTH = 40;
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
@@ -69,7 +71,7 @@ export async function listApiKeys(db: Db): Promise<ApiKey[]> {
 
 /** Revokes by display prefix (`pmk_AbCd1234`) or id. Returns the revoked record, or null if none matched. */
 export async function revokeApiKey(db: Db, prefixOrId: string): Promise<ApiKey | null> {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(prefixOrId);
+  const isUuid = UUID_PATTERN.test(prefixOrId);
   const existing = await db.apiKey.findFirst({ where: isUuid ? { id: prefixOrId } : { prefix: prefixOrId } });
   if (!existing) return null;
   if (existing.status === "revoked") return existing;
@@ -83,18 +85,25 @@ export interface KeyIdentity {
 }
 
 type CacheEntry = { value: KeyIdentity | null; expires: number };
-const globalForKeys = globalThis as unknown as { __predmktKeyCache?: Map<string, CacheEntry>; __predmktKeyTouched?: Map<string, number> };
-const cache = (globalForKeys.__predmktKeyCache ??= new Map());
+const globalForKeys = globalThis as unknown as {
+  __predmktKeyCache?: { known: Map<string, CacheEntry>; unknown: Map<string, CacheEntry> };
+  __predmktKeyTouched?: Map<string, number>;
+};
+// Unknown keys are cached too, so guessing cannot hammer the database, but apart from real keys: a flood of random
+// keys can only evict other random keys.
+const caches = (globalForKeys.__predmktKeyCache ??= { known: new Map(), unknown: new Map() });
 const touched = (globalForKeys.__predmktKeyTouched ??= new Map());
 const MAX_CACHE_ENTRIES = 10_000;
 
 async function cached(cacheKey: string, load: () => Promise<KeyIdentity | null>): Promise<KeyIdentity | null> {
   const now = Date.now();
-  const hit = cache.get(cacheKey);
+  const hit = caches.known.get(cacheKey) ?? caches.unknown.get(cacheKey);
   if (hit && hit.expires > now) return hit.value;
   const value = await load();
+  const cache = value ? caches.known : caches.unknown;
   if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
-  // Unknown keys are cached too, so guessing cannot hammer the database.
+  caches.known.delete(cacheKey);
+  caches.unknown.delete(cacheKey);
   cache.set(cacheKey, { value, expires: now + env.KEY_CACHE_TTL_S * 1000 });
   return value;
 }
@@ -110,7 +119,7 @@ export function findKeyByPlaintext(db: Db, key: string): Promise<KeyIdentity | n
 }
 
 export function findKeyById(db: Db, id: string): Promise<KeyIdentity | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return Promise.resolve(null);
+  if (!UUID_PATTERN.test(id)) return Promise.resolve(null);
   return cached(`i:${id}`, async () =>
     toIdentity(await db.apiKey.findUnique({ where: { id }, select: { id: true, tier: true, status: true } })),
   );
@@ -125,5 +134,6 @@ export function touchLastUsed(db: Db, id: string): void {
 }
 
 export function clearKeyCache(): void {
-  cache.clear();
+  caches.known.clear();
+  caches.unknown.clear();
 }

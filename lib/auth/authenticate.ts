@@ -29,7 +29,13 @@ export function extractCredential(headers: Headers, query: URLSearchParams, body
   return null;
 }
 
-export async function authenticate(credential: Credential): Promise<GatewayClient> {
+export interface Authenticated {
+  client: GatewayClient;
+  /** Dashboard tokens are shared by every visitor of the public dashboard. */
+  dashboard: boolean;
+}
+
+export async function authenticate(credential: Credential): Promise<Authenticated> {
   if (credential.value.length > MAX_CREDENTIAL_LENGTH) {
     throw new ApiError(credential.kind === "api_key" ? "invalid_api_key" : "invalid_token", "The credential is too long.");
   }
@@ -40,7 +46,7 @@ export async function authenticate(credential: Credential): Promise<GatewayClien
     if (!key) throw new ApiError("invalid_api_key", "The API key is not recognised.");
     if (key.status !== "active") throw new ApiError("revoked_api_key", "The API key has been revoked.");
     touchLastUsed(db, key.id);
-    return { keyId: key.id, tier: key.tier, via: "api_key" };
+    return { client: { keyId: key.id, tier: key.tier, via: "api_key" }, dashboard: false };
   }
   const verified = await verifyAccessToken(credential.value);
   // The parent key is checked on every use: revoking it kills its tokens within the key-cache TTL.
@@ -48,12 +54,16 @@ export async function authenticate(credential: Credential): Promise<GatewayClien
   if (!key) throw new ApiError("invalid_token", "The token's API key no longer exists.");
   if (key.status !== "active") throw new ApiError("revoked_api_key", "The API key this token was issued for has been revoked.");
   touchLastUsed(db, key.id);
-  return { keyId: key.id, tier: key.tier, via: "token" };
+  return { client: { keyId: key.id, tier: key.tier, via: "token" }, dashboard: verified.scope === "dashboard" };
 }
 
-/** The client address for per-IP limits: the first X-Forwarded-For hop (set by Vercel and `next start`). */
+/**
+ * The client address for per-address limits: the rightmost X-Forwarded-For entry, i.e. the one added by the nearest
+ * proxy we run behind (Vercel sets the header itself; nginx's `proxy_add_x_forwarded_for` appends the peer). Entries
+ * to its left are whatever the client sent and are never trusted. `next start` exposed directly only fills the header
+ * when the client sent none, so there a client can choose its address: run it behind a proxy in production.
+ */
 export function clientIp(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  if (forwarded) return forwarded.split(",")[0].trim() || "unknown";
-  return headers.get("x-real-ip") ?? "unknown";
+  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  return (hops.at(-1) ?? headers.get("x-real-ip") ?? "unknown").slice(0, 64);
 }

@@ -33,8 +33,8 @@ describe("dashboard credentials", () => {
 
   it("tokens pass the gateway's authentication as the dashboard key", async () => {
     const { token } = await mintDashboardToken();
-    const client = await authenticate({ kind: "token", value: token });
-    expect(client).toMatchObject({ tier: "enterprise", via: "token" });
+    const authenticated = await authenticate({ kind: "token", value: token });
+    expect(authenticated).toMatchObject({ client: { tier: "enterprise", via: "token" }, dashboard: true });
   });
 
   it("after the key is revoked its tokens die and a fresh key is provisioned", async () => {
@@ -45,8 +45,9 @@ describe("dashboard credentials", () => {
     await expect(authenticate({ kind: "token", value: before.token })).rejects.toMatchObject({ code: "revoked_api_key" });
     resetDashboardIdentity();
     const after = await mintDashboardToken();
-    const client = await authenticate({ kind: "token", value: after.token });
+    const { client, dashboard } = await authenticate({ kind: "token", value: after.token });
     expect(client.keyId).not.toBe(key.id);
+    expect(dashboard).toBe(true);
     expect(await db.apiKey.count({ where: { owner: DASHBOARD_KEY_OWNER, status: "active" } })).toBe(1);
   });
 });

@@ -5,10 +5,11 @@
 // on the server). Revoking the dashboard key kills every token in every open browser within KEY_CACHE_TTL_S; the next
 // token request then provisions a fresh internal key.
 import { env } from "@/lib/env";
+import type { TokenResponse } from "@/lib/api/endpoints/auth";
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { createApiKey, findKeyByPlaintext } from "./api-key";
-import { signAccessToken } from "./jwt";
+import { signAccessToken, tokenResponse } from "./jwt";
 import type { Tier } from "./tiers";
 
 export const DASHBOARD_KEY_OWNER = "__dashboard__";
@@ -65,18 +66,12 @@ export function dashboardIdentity(now = Date.now()): Promise<DashboardIdentity> 
   return identity;
 }
 
-export interface DashboardToken {
-  token: string;
-  token_type: "Bearer";
-  expires_in: number;
-  expires_at: string;
-}
+export type DashboardToken = TokenResponse;
 
 /** A fresh JWT for the browser, in the same flat shape as POST /api/auth/token answers. */
 export async function mintDashboardToken(ttlSeconds = DASHBOARD_TOKEN_TTL_S): Promise<DashboardToken> {
   const { keyId, tier } = await dashboardIdentity();
-  const { token, expiresAt, expiresIn } = await signAccessToken(keyId, tier, ttlSeconds);
-  return { token, token_type: "Bearer", expires_in: expiresIn, expires_at: expiresAt.toISOString() };
+  return tokenResponse(await signAccessToken(keyId, tier, ttlSeconds, Date.now(), undefined, "dashboard"));
 }
 
 /** Forget the cached key id (tests, or after a revocation was observed). */

@@ -20,10 +20,25 @@ export interface AccessToken {
   expiresIn: number;
 }
 
-export async function signAccessToken(keyId: string, tier: Tier, ttlSeconds: number, now = Date.now(), secret?: string): Promise<AccessToken> {
+/** An access token in the OAuth token-response shape both token routes answer with. */
+export function tokenResponse({ token, expiresAt, expiresIn }: AccessToken) {
+  return { token, token_type: "Bearer" as const, expires_in: expiresIn, expires_at: expiresAt.toISOString() };
+}
+
+/** `scope: "dashboard"` marks tokens minted for the public dashboard's browsers (they get a per-address budget). */
+export type TokenScope = "api" | "dashboard";
+
+export async function signAccessToken(
+  keyId: string,
+  tier: Tier,
+  ttlSeconds: number,
+  now = Date.now(),
+  secret?: string,
+  scope: TokenScope = "api",
+): Promise<AccessToken> {
   const issuedAt = Math.floor(now / 1000);
   const expiresAtS = issuedAt + ttlSeconds;
-  const token = await new SignJWT({ tier })
+  const token = await new SignJWT({ tier, ...(scope === "api" ? {} : { scope }) })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setIssuer(JWT_ISSUER)
     .setAudience(JWT_AUDIENCE)
@@ -40,6 +55,7 @@ export interface VerifiedToken {
   keyId: string;
   tier: Tier;
   jti: string;
+  scope: TokenScope;
 }
 
 export async function verifyAccessToken(token: string, secret?: string): Promise<VerifiedToken> {
@@ -49,12 +65,14 @@ export async function verifyAccessToken(token: string, secret?: string): Promise
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
       requiredClaims: ["sub", "exp", "jti"],
+      // Instances' clocks differ by a little: a token minted on one must not be "not yet valid" on another.
+      clockTolerance: 5,
     });
     const tier = payload.tier;
     if (typeof payload.sub !== "string" || typeof payload.jti !== "string" || !TIERS.includes(tier as Tier)) {
       throw new ApiError("invalid_token", "The token's claims are malformed.");
     }
-    return { keyId: payload.sub, tier: tier as Tier, jti: payload.jti };
+    return { keyId: payload.sub, tier: tier as Tier, jti: payload.jti, scope: payload.scope === "dashboard" ? "dashboard" : "api" };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new ApiError("token_expired", "The token has expired; exchange your API key for a new one.");

@@ -8,6 +8,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { env } from "@/lib/env";
 import { getKv, type KvKind } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
+import { withTimeout } from "@/lib/timeout";
 
 export const WINDOW_MS = 60_000;
 
@@ -26,8 +27,12 @@ export interface LimitResult {
  */
 export class MemorySlidingWindow {
   private readonly windows = new Map<string, { window: number; current: number; previous: number }>();
+  private sweptWindow = 0;
 
-  constructor(private readonly windowMs = WINDOW_MS) {}
+  constructor(
+    private readonly windowMs = WINDOW_MS,
+    private readonly maxEntries = 100_000,
+  ) {}
 
   limit(identifier: string, limit: number, now = Date.now()): Omit<LimitResult, "store"> {
     const window = Math.floor(now / this.windowMs);
@@ -39,20 +44,33 @@ export class MemorySlidingWindow {
     this.windows.set(identifier, entry);
     if (weightedPrevious + entry.current >= limit) return { success: false, limit, remaining: 0, reset };
     entry.current += 1;
-    if (this.windows.size > 100_000) this.sweep(window);
+    if (this.windows.size > this.maxEntries) this.sweep(window);
     return { success: true, limit, remaining: Math.max(0, limit - (entry.current + weightedPrevious)), reset };
   }
 
+  // At most one scan per window; if live entries alone exceed the cap, forget them all rather than grow without bound.
   private sweep(window: number): void {
-    for (const [key, entry] of this.windows) if (entry.window < window - 1) this.windows.delete(key);
+    if (this.sweptWindow !== window) {
+      this.sweptWindow = window;
+      for (const [key, entry] of this.windows) if (entry.window < window - 1) this.windows.delete(key);
+    }
+    if (this.windows.size > this.maxEntries) this.windows.clear();
   }
 }
 
 const globalForLimits = globalThis as unknown as {
-  __predmktLimits?: { memory: MemorySlidingWindow; shared: Map<number, Ratelimit>; lastStoreError: number; storeDownSince: number | null };
+  __predmktLimits?: {
+    memory: MemorySlidingWindow;
+    addresses: MemorySlidingWindow;
+    shared: Map<number, Ratelimit>;
+    lastStoreError: number;
+    storeDownSince: number | null;
+  };
 };
 const state = (globalForLimits.__predmktLimits ??= {
   memory: new MemorySlidingWindow(),
+  // Budgets keyed by client address live apart from key budgets: a flood of addresses can only reset its own kind.
+  addresses: new MemorySlidingWindow(WINDOW_MS, 50_000),
   shared: new Map(),
   lastStoreError: 0,
   storeDownSince: null,
@@ -76,22 +94,12 @@ function sharedLimiter(limit: number): Ratelimit | null {
   return limiter;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${ms} ms`)), ms);
-    promise.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
-    );
-  });
-}
-
 /** Counts one request for `identifier` (e.g. `key:<id>` or `ip:<addr>`) against `limit` per 60 s. */
 export async function consume(identifier: string, limit: number): Promise<LimitResult> {
   const limiter = sharedLimiter(limit);
   if (limiter) {
     try {
-      const result = await withTimeout(limiter.limit(identifier), env.RATE_LIMIT_STORE_TIMEOUT_MS);
+      const result = await withTimeout(limiter.limit(identifier), env.RATE_LIMIT_STORE_TIMEOUT_MS, "rate-limit store did not answer in time");
       state.storeDownSince = null;
       return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset, store: getKv()!.kind };
     } catch (error) {
@@ -102,7 +110,8 @@ export async function consume(identifier: string, limit: number): Promise<LimitR
       }
     }
   }
-  return { ...state.memory.limit(identifier, limit), store: "memory" };
+  const memory = identifier.startsWith("key:") ? state.memory : state.addresses;
+  return { ...memory.limit(identifier, limit), store: "memory" };
 }
 
 export function rateLimitStoreKind(): "memory" | KvKind {
@@ -118,7 +127,9 @@ export async function checkRateLimitStore(): Promise<{ ok: boolean; kind: "memor
     await withTimeout(kv.redis.ping(), Math.max(env.RATE_LIMIT_STORE_TIMEOUT_MS, 1000));
     return { ok: true, kind: kv.kind, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { ok: false, kind: kv.kind, latency_ms: null, error: (error as Error).message };
+    // The reason is logged, not published: a public health check must not describe our infrastructure.
+    log.warn("rate-limit store health check failed", errorFields(error));
+    return { ok: false, kind: kv.kind, latency_ms: null, error: "unreachable" };
   }
 }
 

@@ -33,7 +33,8 @@ export function ownerFile(): string {
 
 export interface PgliteOwner {
   pid: number;
-  socketPort?: number;
+  /** Directory holding the owner's Unix-socket bridge (`.s.PGSQL.5432`), for local tools. */
+  socketDir?: string;
 }
 
 /** The live process that owns the embedded database directory, if any. */

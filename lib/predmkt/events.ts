@@ -3,13 +3,12 @@ import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import type { CategorySchema, EventDetailSchema, EventSchema, StatsSchema } from "@/lib/api/endpoints/predmkt-sampled";
 import { roundProbability } from "@/lib/analytics/changes";
+import { roundUsd as usd } from "@/lib/analytics/money";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { asOf, NOT_SAMPLED_NOTE, oncePerPass, sampledMeta } from "./meta";
 
 type EventRow = z.infer<typeof EventSchema>;
-
-const usd = (v: number) => Math.round(v * 100) / 100;
 
 function eventBody(e: {
   id: string;

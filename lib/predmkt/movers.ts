@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import type { ChangeSchema } from "@/lib/api/endpoints/predmkt-sampled";
 import { changeOverWindow, roundProbability } from "@/lib/analytics/changes";
+import { roundUsd } from "@/lib/analytics/money";
 import { rankMovers } from "@/lib/analytics/movers";
 import { type Db, getDb } from "@/lib/db/client";
 import { RAW_RESOLUTION_S } from "@/lib/sampler/config";
@@ -71,7 +72,7 @@ async function changeRows(db: Db, filter: string, params: unknown[], window: str
       change: result.change,
       window,
       then_at: r.then_t.toISOString(),
-      volume_24h_usd: Math.round(r.volume_24h_usd * 100) / 100,
+      volume_24h_usd: roundUsd(r.volume_24h_usd),
     });
   }
   return out;

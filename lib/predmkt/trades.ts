@@ -2,8 +2,9 @@
 import type { z } from "zod";
 import type { AbnormalTradeSchema, TradeSchema } from "@/lib/api/endpoints/predmkt-sampled";
 import { ABNORMAL_RULES, findAbnormalTrades, type MarketContext } from "@/lib/analytics/abnormal";
+import { roundUsd } from "@/lib/analytics/money";
 import { getDb } from "@/lib/db/client";
-import { asOf, sampledMeta } from "./meta";
+import { asOf, oncePerPass, sampledMeta } from "./meta";
 
 type TradeBody = z.infer<typeof TradeSchema>;
 type AbnormalBody = z.infer<typeof AbnormalTradeSchema>;
@@ -43,7 +44,7 @@ function tradeBody(t: TradeRow): TradeBody {
     side: t.side === "SELL" ? "SELL" : "BUY",
     price: t.price,
     shares: t.shares,
-    usd_size: Math.round(t.usd_size * 100) / 100,
+    usd_size: roundUsd(t.usd_size),
     wallet: t.wallet,
     pseudonym: t.pseudonym,
     timestamp: t.timestamp.toISOString(),
@@ -63,15 +64,11 @@ export async function listTrades(minUsd: number, limit: number) {
   return { data: rows.map(tradeBody), meta: sampledMeta(at, { count: rows.length, limit, min_usd: minUsd }) };
 }
 
-const abnormalCache = new Map<string, AbnormalBody[]>();
-
 export async function abnormalTrades(limit: number) {
   const db = await getDb();
   const at = await asOf(db, "trades");
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit }) };
-  const key = at.toISOString();
-  let ranked = abnormalCache.get(key);
-  if (!ranked) {
+  const ranked = await oncePerPass("abnormal", at, async (): Promise<AbnormalBody[]> => {
     const dayAgo = new Date(at.getTime() - 86_400_000);
     const candidates = await db.$queryRawUnsafe<TradeRow[]>(
       `SELECT ${TRADE_COLUMNS} FROM trades t LEFT JOIN markets m ON m.id = t.market_id
@@ -102,7 +99,7 @@ export async function abnormalTrades(limit: number) {
       500,
     );
     const byId = new Map(candidates.map((t) => [t.id, t]));
-    ranked = found.map((t) => ({
+    return found.map((t) => ({
       ...tradeBody(byId.get(t.id)!),
       score: t.score,
       robust_z: t.z,
@@ -110,9 +107,7 @@ export async function abnormalTrades(limit: number) {
       share_of_market_24h_volume: t.share_of_market_24h_volume,
       reason: t.reason,
     }));
-    if (abnormalCache.size > 8) abnormalCache.clear();
-    abnormalCache.set(key, ranked);
-  }
+  });
   const data = ranked.slice(0, limit);
   return { data, meta: sampledMeta(at, { count: data.length, limit }) };
 }

@@ -1,23 +1,29 @@
 // Server start-up (called from instrumentation.ts in the Node runtime): validate env, open and migrate the database,
 // expose the embedded database to local tools (key CLI) through a loopback socket, start the demo sampler loop, and
 // close everything cleanly on SIGINT/SIGTERM so PGlite's files are left consistent.
-import { rmSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { closeDb, getDb, getEmbeddedPglite, liveOwner, ownerFile, pgliteDir } from "@/lib/db/client";
+import { closeDb, getDb, getEmbeddedPglite, liveOwner, ownerFile, type PgliteOwner, pgliteDir } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { closeKv } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
 
 const globalForBoot = globalThis as unknown as { __predmktBooted?: Promise<void> };
 
+// Local tools (key CLI, tests) reach the embedded database through this process. The bridge speaks the Postgres
+// protocol without authentication, so it is a Unix socket readable by this user only, never a TCP port: any local
+// process could otherwise insert a key.
 async function startSocketBridge(): Promise<PGLiteSocketServer | null> {
   const pglite = await getEmbeddedPglite();
   if (!pglite || pgliteDir().startsWith("memory://")) return null;
-  // Port 0: the OS picks a free loopback port; the owner file tells local tools where it is.
-  const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 4 });
+  const socketPath = path.join(env.DATA_DIR, ".s.PGSQL.5432");
+  if (socketPath.length > 100) throw new Error(`DATA_DIR is too long for a Unix socket path (${socketPath})`);
+  rmSync(socketPath, { force: true }); // left by a crashed owner; we hold the owner record now
+  const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: 4 });
   await server.start();
-  const port = Number(server.getServerConn().split(":").pop());
-  writeFileSync(ownerFile(), JSON.stringify({ pid: process.pid, socketPort: port }));
+  chmodSync(socketPath, 0o600);
+  writeFileSync(ownerFile(), JSON.stringify({ pid: process.pid, socketDir: env.DATA_DIR } satisfies PgliteOwner));
   return server;
 }
 

@@ -1,18 +1,16 @@
 // Issues real API keys in a running test server's database: through the server's PGlite socket bridge (embedded
 // mode) or directly in PostgreSQL when the server was started with DATABASE_URL.
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-key";
 import type { Tier } from "@/lib/auth/tiers";
-import { bridgeUrl } from "@/lib/db/tool-client";
+import { bridgeUrlFor } from "@/lib/db/tool-client";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { RunningApp } from "./server";
 
 export function connectionStringFor(app: RunningApp & { databaseUrl?: string }): string {
   if (app.databaseUrl) return app.databaseUrl;
-  const owner = JSON.parse(readFileSync(path.join(app.dataDir, "pglite.owner.json"), "utf8")) as { socketPort: number };
-  return bridgeUrl(owner.socketPort);
+  return bridgeUrlFor(path.join(app.dataDir, "pglite.owner.json"));
 }
 
 async function withDb<T>(app: RunningApp, work: (db: PrismaClient) => Promise<T>): Promise<T> {

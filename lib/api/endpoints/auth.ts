@@ -3,6 +3,17 @@ import { defineEndpoint } from "../contract";
 
 export const TOKEN_TTL = { min: 60, max: 3600, default: 900 } as const;
 
+/** The OAuth token-response shape, shared by the key exchange and the dashboard's token route. */
+export const TokenResponseSchema = z
+  .object({
+    token: z.string(),
+    token_type: z.literal("Bearer"),
+    expires_in: z.number().int().describe("Seconds until the token expires"),
+    expires_at: z.string().describe("ISO 8601 UTC"),
+  })
+  .meta({ id: "TokenResponse" });
+export type TokenResponse = z.infer<typeof TokenResponseSchema>;
+
 export const tokenEndpoint = defineEndpoint({
   method: "POST",
   path: "/api/auth/token",
@@ -26,14 +37,7 @@ export const tokenEndpoint = defineEndpoint({
       api_key: z.string().optional().describe("Alternative to the Authorization header"),
     })
     .loose(),
-  response: z
-    .object({
-      token: z.string(),
-      token_type: z.literal("Bearer"),
-      expires_in: z.number().int(),
-      expires_at: z.string().describe("ISO 8601 UTC"),
-    })
-    .meta({ id: "TokenResponse" }),
+  response: TokenResponseSchema,
   errors: [413],
 });
 

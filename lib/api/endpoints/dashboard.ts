@@ -1,7 +1,7 @@
 // Contract of the dashboard's same-origin token route: how the public dashboard's browsers get credentials without
 // ever holding an API key.
-import { z } from "zod";
 import { defineEndpoint } from "../contract";
+import { TokenResponseSchema } from "./auth";
 
 export const DASHBOARD_TOKEN_PER_IP_PER_MINUTE = 60;
 
@@ -18,14 +18,7 @@ export const dashboardTokenEndpoint = defineEndpoint({
     "For your own applications, ask the operator for a key and use `POST /api/auth/token`.",
   tags: ["Authentication"],
   access: "public",
-  response: z
-    .object({
-      token: z.string(),
-      token_type: z.literal("Bearer"),
-      expires_in: z.number().int().describe("Seconds until the token expires"),
-      expires_at: z.string().describe("ISO 8601 UTC"),
-    })
-    .meta({ id: "DashboardTokenResponse" }),
+  response: TokenResponseSchema,
   errors: [429, 503],
 });
 

@@ -2,7 +2,7 @@
 // adapters use on Polygon, read on-chain with viem. Field definitions live in the descriptions for users to read.
 import { z } from "zod";
 import { defineEndpoint } from "../contract";
-import { MetaSchema } from "../schemas";
+import { intParam, MetaSchema } from "../schemas";
 
 const isoTime = z.string().describe("ISO 8601 UTC");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe("EIP-55 checksummed address");
@@ -156,7 +156,7 @@ export const votersEndpoint = defineEndpoint({
   tags: ["Oracle"],
   access: "key",
   query: z.object({
-    limit: z.coerce.number().int().min(1).max(500).default(50).describe("Number of stakers to return (1-500, default 50)"),
+    limit: intParam({ min: 1, max: 500, default: 50, description: "Number of stakers to return (1-500, default 50)" }),
   }),
   response: z.object({ data: z.array(VoterSchema), meta: chainMeta.extend({ cumulative_stake: tokens }) }),
   errors: [502, 504],

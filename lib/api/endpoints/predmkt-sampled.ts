@@ -3,11 +3,10 @@
 import { z } from "zod";
 import { ABNORMAL_RULES } from "@/lib/analytics/abnormal";
 import { defineEndpoint } from "../contract";
-import { envelope, marketIdParam, slugParam } from "../schemas";
+import { enumParam, envelope, intParam, marketIdParam, slugParam } from "../schemas";
 
-// Parameters with defaults, typed as never-undefined after parsing (bad values are 400s naming the parameter).
-const boundedInt = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => z.enum(values).default(fallback as never);
+const boundedInt = (min: number, max: number, fallback: number) => intParam({ min, max, default: fallback });
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => enumParam(values, { default: fallback });
 
 const SAMPLED_NOTE =
   "Reads the service's own sampled data (`meta.source: \"sampled\"`); `meta.as_of` is the time of the sample the " +

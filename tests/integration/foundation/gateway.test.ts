@@ -84,8 +84,13 @@ describe("errors and headers", () => {
     await expectProblem(getToken, 405, "method_not_allowed");
   });
 
-  it("unknown paths outside the gated areas are 404 problem+json too", async () => {
+  it("unknown paths outside the gated areas are 404 problem+json too; writes to public routes are 405", async () => {
     await expectProblem(await fetch(`${app.url}/api/nothing-here`), 404, "not_found");
+    for (const path of ["/api/health", "/api/ping", "/api/openapi.json", "/api/dashboard/token"]) {
+      const res = await fetch(`${app.url}${path}`, { method: "POST" });
+      await expectProblem(res, 405, "method_not_allowed");
+      expect(res.headers.get("allow")).toContain("GET");
+    }
   });
 
   it("health and the OpenAPI document need no key", async () => {
@@ -131,18 +136,35 @@ describe("rate limits", () => {
     expect(limited.headers.get("x-ratelimit-limit")).toBe("20");
   });
 
-  it("requests without valid credentials are limited per client IP", async () => {
-    const limited = await startApp({ env: { RATE_LIMIT_ANONYMOUS_PER_IP: "5" } });
+  it("requests without valid credentials are limited per client address; over budget, even a right key waits", async () => {
+    const limited = await startApp({ env: { RATE_LIMIT_ANONYMOUS_PER_IP: "5", RATE_LIMIT_DASHBOARD_PER_IP: "3" } });
     try {
+      const validKey = await createTestKey(limited, "pro");
+      // Only the rightmost X-Forwarded-For entry (added by the proxy in front of us) counts: varying the entries a
+      // client prepends buys no fresh budget.
+      const from = (i: number, address = "198.51.100.7") => ({ "x-forwarded-for": `10.0.0.${i}, ${address}` });
       const statuses = [];
       for (let i = 0; i < 8; i++) {
-        statuses.push((await fetch(`${limited.url}/api/predmkt/stats`, { headers: { authorization: `Bearer pmk_${String(i).repeat(40)}` } })).status);
+        statuses.push((await fetch(`${limited.url}/api/predmkt/x`, { headers: { authorization: `Bearer pmk_${String(i).repeat(40)}`, ...from(i) } })).status);
       }
       expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
       expect(statuses.slice(5)).toEqual([429, 429, 429]);
-      const res = await fetch(`${limited.url}/api/predmkt/stats`);
-      expect(res.status).toBe(429);
-      expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      const anonymous = await fetch(`${limited.url}/api/predmkt/x`, { headers: from(9) });
+      expect(anonymous.status).toBe(429);
+      expect(Number(anonymous.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      const rightKeyTooLate = await fetch(`${limited.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${validKey}`, ...from(10) } });
+      expect(rightKeyTooLate.status).toBe(429);
+      // Another address is unaffected.
+      const elsewhere = await fetch(`${limited.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${validKey}`, "x-forwarded-for": "203.0.113.9" } });
+      expect(elsewhere.status).toBe(404);
+
+      // Dashboard tokens are shared by every visitor: each address gets its own slice of the dashboard key.
+      const { token } = await (await fetch(`${limited.url}/api/dashboard/token`, { headers: { "x-forwarded-for": "192.0.2.50" } })).json();
+      const dash = [];
+      for (let i = 0; i < 5; i++) dash.push((await fetch(`${limited.url}/api/predmkt/x?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.50" } })).status);
+      expect(dash).toEqual([404, 404, 404, 429, 429]);
+      const otherVisitor = await fetch(`${limited.url}/api/predmkt/x?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.51" } });
+      expect(otherVisitor.status).toBe(404);
     } finally {
       await limited.stop();
     }

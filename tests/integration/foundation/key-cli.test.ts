@@ -22,6 +22,16 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 describe("npm run keys", () => {
+  it("the embedded database's bridge is a Unix socket only this user can open", async () => {
+    const { statSync } = await import("node:fs");
+    const owner = JSON.parse((await import("node:fs")).readFileSync(path.join(app.dataDir, "pglite.owner.json"), "utf8"));
+    expect(owner.socketDir).toBe(app.dataDir);
+    expect(owner).not.toHaveProperty("socketPort");
+    const socket = statSync(path.join(app.dataDir, ".s.PGSQL.5432"));
+    expect(socket.isSocket()).toBe(true);
+    expect(socket.mode & 0o777).toBe(0o600);
+  });
+
   it("round trip through the running server's database", async () => {
     const created = await keys(["create", "--tier", "enterprise", "--owner", "CLI Corp", "--use-case", "research", "--volume", "50k/day"]);
     const key = created.stdout.trim();

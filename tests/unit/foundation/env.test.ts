@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { loadEnv } from "@/lib/env";
+
+describe("environment", () => {
+  it("a deployment (DATABASE_URL set) without its secrets stops with a clear message", () => {
+    expect(() => loadEnv({ DATABASE_URL: "postgresql://x@db/app" })).toThrow(/Missing required secret\(s\): JWT_SECRET, CRON_SECRET/);
+  });
+
+  it("refuses a short JWT_SECRET, a bad REDIS_URL and a half-configured Upstash", () => {
+    const base = { DATABASE_URL: "postgresql://x@db/app", CRON_SECRET: "c".repeat(32) };
+    expect(() => loadEnv({ ...base, JWT_SECRET: "short" })).toThrow(/JWT_SECRET: must be at least 32 characters/);
+    expect(() => loadEnv({ ...base, JWT_SECRET: "j".repeat(32), REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL/);
+    expect(() => loadEnv({ ...base, JWT_SECRET: "j".repeat(32), UPSTASH_REDIS_REST_URL: "https://x.upstash.io" })).toThrow(/UPSTASH_REDIS_REST_TOKEN/);
+    expect(() => loadEnv({ ...base, JWT_SECRET: "j".repeat(32), RATE_LIMIT_PRO: "lots" })).toThrow(/RATE_LIMIT_PRO/);
+  });
+
+  it("applies documented defaults", () => {
+    const env = loadEnv({ DATABASE_URL: "postgresql://x@db/app", JWT_SECRET: "j".repeat(32), CRON_SECRET: "c" });
+    expect(env).toMatchObject({ PORT: 3000, RATE_LIMIT_STARTER: 300, RATE_LIMIT_PRO: 600, RATE_LIMIT_ENTERPRISE: 6000, KEY_CACHE_TTL_S: 30, embeddedDatabase: false });
+  });
+});
