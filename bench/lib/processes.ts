@@ -2,23 +2,15 @@
 // `node:http` server. Each runs in its own process so that the load generator (autocannon, in this process) never
 // shares an event loop with what it measures. Every process started here is stopped by `stopAll()`.
 import { type ChildProcess, spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { ROOT } from "../../scripts/lib/build";
+import { freePort } from "../../scripts/lib/net";
+
+export { freePort };
 
 const children = new Set<ChildProcess>();
 const stoppers = new Set<() => Promise<void>>();
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 export interface Child {
   url: string;

@@ -354,6 +354,34 @@ function compareValues(a: SortValue, b: SortValue): number {
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
+/** Sorts by the first `orderCount` keys (direction per `ascending`), then by the numeric id kept as the last key. */
+function sortByKeys(rows: { keys: SortValue[] }[], orderCount: number, ascending: boolean): void {
+  const sign = ascending ? 1 : -1;
+  rows.sort((a, b) => {
+    for (let i = 0; i < orderCount; i++) {
+      const c = compareValues(a.keys[i], b.keys[i]);
+      if (c !== 0) return sign * c;
+    }
+    return (a.keys[a.keys.length - 1] as number) - (b.keys[b.keys.length - 1] as number);
+  });
+}
+
+interface StatBounds {
+  liquidityMin: number | null;
+  liquidityMax: number | null;
+  volumeMin: number | null;
+  volumeMax: number | null;
+}
+
+/** Gamma's `liquidity_num_min/max` and `volume_num_min/max`; stats are computed only when a bound is set. */
+function withinBounds(stats: () => MarketStats, b: StatBounds): boolean {
+  if (b.liquidityMin !== null && stats().liquidity < b.liquidityMin) return false;
+  if (b.liquidityMax !== null && stats().liquidity > b.liquidityMax) return false;
+  if (b.volumeMin !== null && stats().volume < b.volumeMin) return false;
+  if (b.volumeMax !== null && stats().volume > b.volumeMax) return false;
+  return true;
+}
+
 interface SortedEvent {
   event: SimEvent;
   keys: SortValue[];
@@ -401,20 +429,10 @@ function filterAndSortEvents(ctx: SimContext, query: URLSearchParams, keyset: bo
     if (titleSearch && !event.title.toLowerCase().includes(titleSearch)) continue;
     let cached: MarketStats | null = null;
     const stats = () => (cached ??= eventStats(ctx, event));
-    if (liquidityMin !== null && stats().liquidity < liquidityMin) continue;
-    if (liquidityMax !== null && stats().liquidity > liquidityMax) continue;
-    if (volumeMin !== null && stats().volume < volumeMin) continue;
-    if (volumeMax !== null && stats().volume > volumeMax) continue;
+    if (!withinBounds(stats, { liquidityMin, liquidityMax, volumeMin, volumeMax })) continue;
     rows.push({ event, keys: [...order.map((f) => EVENT_ORDER_FIELDS[f](ctx, event, stats)), Number(event.id)] });
   }
-  const sign = ascending ? 1 : -1;
-  rows.sort((a, b) => {
-    for (let i = 0; i < order.length; i++) {
-      const c = compareValues(a.keys[i], b.keys[i]);
-      if (c !== 0) return sign * c;
-    }
-    return (a.keys[a.keys.length - 1] as number) - (b.keys[b.keys.length - 1] as number);
-  });
+  sortByKeys(rows, order.length, ascending);
   return { rows, order, ascending };
 }
 
@@ -560,20 +578,10 @@ function listMarkets(ctx: SimContext, req: SimRequest): SimResponse {
       if (endMax !== null && market.endMs > endMax) continue;
       let cached: MarketStats | null = null;
       const stats = () => (cached ??= marketStats(ctx, market));
-      if (liquidityMin !== null && stats().liquidity < liquidityMin) continue;
-      if (liquidityMax !== null && stats().liquidity > liquidityMax) continue;
-      if (volumeMin !== null && stats().volume < volumeMin) continue;
-      if (volumeMax !== null && stats().volume > volumeMax) continue;
+      if (!withinBounds(stats, { liquidityMin, liquidityMax, volumeMin, volumeMax })) continue;
       rows.push({ market, keys: [...order.map((f) => MARKET_ORDER_FIELDS[f](ctx, market, stats)), Number(market.id)] });
     }
-    const sign = ascending ? 1 : -1;
-    rows.sort((a, b) => {
-      for (let i = 0; i < order.length; i++) {
-        const c = compareValues(a.keys[i], b.keys[i]);
-        if (c !== 0) return sign * c;
-      }
-      return (a.keys[a.keys.length - 1] as number) - (b.keys[b.keys.length - 1] as number);
-    });
+    sortByKeys(rows, order.length, ascending);
     return json(rows.slice(offset, offset + limit).map((r) => marketJson(ctx, r.market, true)));
   });
 }

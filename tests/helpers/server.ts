@@ -1,23 +1,14 @@
 // Starts the real production server (next start) for integration tests, each with its own data directory.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { freePort } from "../../scripts/lib/net";
+
+export { freePort };
 
 const ROOT = path.resolve(__dirname, "../..");
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 export interface RunningApp {
   /** Set when the server runs on PostgreSQL rather than its embedded database. */
