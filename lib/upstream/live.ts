@@ -144,22 +144,27 @@ export async function getMarketActivityLive(
   return liveBody(cached, { count: cached.value.trades.length });
 }
 
+const EVENT_ACTIVITY_MAX_LIMIT = 500;
+
 export async function getEventActivityLive(
   slug: string,
   params: { side?: TradeSide; min_usd?: number; limit?: number },
 ): Promise<LiveBody<LiveTrade[]>> {
   const query = { side: params.side, min_usd: params.min_usd ?? 0, limit: params.limit ?? LIVE_DEFAULTS.eventActivityLimit };
-  const key = `live:event-activity:${slug}:${query.side ?? "both"}:${query.min_usd}:${query.limit}`;
+  // The upstream page is fetched at the largest `limit` and cut here, so callers varying `limit` share one cached
+  // body (and one upstream call) instead of each costing a fresh one.
+  const key = `live:event-activity:${slug}:${query.side ?? "both"}:${query.min_usd}`;
   const cached = await cachedLoad(key, { ttlS: LIVE_TTL_S.eventActivity }, async () => {
     const deadline = defaultDeadline();
     const event = await resolveEvent(slug, deadline);
     if (event.markets.length === 0) return [];
-    const page = await data.listTrades({ eventId: event.id, side: query.side, minUsd: query.min_usd, limit: query.limit }, { deadline });
+    const page = await data.listTrades({ eventId: event.id, side: query.side, minUsd: query.min_usd, limit: EVENT_ACTIVITY_MAX_LIMIT }, { deadline });
     const byCondition = new Map(event.markets.filter((m) => m.condition_id).map((m) => [m.condition_id!.toLowerCase(), m.id]));
-    // Filters were applied (upstream and again in listTrades) before the limit.
-    return page.trades.slice(0, query.limit).map((t) => liveTrade(t, byCondition, event.slug));
+    // Filters were applied (upstream and again in listTrades) before any limit.
+    return page.trades.slice(0, EVENT_ACTIVITY_MAX_LIMIT).map((t) => liveTrade(t, byCondition, event.slug));
   });
-  return liveBody(cached, { limit: query.limit, count: cached.value.length });
+  const trades = cached.value.slice(0, query.limit);
+  return liveBody({ ...cached, value: trades }, { limit: query.limit, count: trades.length });
 }
 
 export async function getEventHistoryLive(

@@ -203,7 +203,7 @@ describe("upstream discipline, counted at the simulator", () => {
     expect(stale.body.meta.age_s).toBeGreaterThanOrEqual(10);
     expect(stale.body.data).toEqual(fresh.body.data);
     expect(stale.headers.get("cache-control")).toBe("private, max-age=0");
-    const uncached = await get(`/api/predmkt/events/${slug}/activity-live?limit=8`);
+    const uncached = await get(`/api/predmkt/events/${slug}/activity-live?limit=7&min_usd=1`);
     expect(uncached.status).toBe(502);
     expect(uncached.headers.get("content-type")).toBe("application/problem+json");
     expect(uncached.body.code).toBe("upstream_unavailable");

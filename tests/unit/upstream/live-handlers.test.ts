@@ -179,6 +179,16 @@ describe("GET /api/predmkt/events/{slug}/activity-live", () => {
     expect([sent.get("side"), sent.get("filterType"), sent.get("filterAmount")]).toEqual(["BUY", "CASH", "20"]);
   });
 
+  it("requests differing only in limit share one upstream call and one cached body", async () => {
+    const before = stub.count("/data/trades");
+    const [small, large] = await Promise.all([eventActivity(event.slug, "?side=SELL&limit=1"), eventActivity(event.slug, "?side=SELL&limit=50")]);
+    expect(stub.count("/data/trades") - before).toBe(1);
+    expect(small.body.data).toHaveLength(1);
+    expect(small.body.meta).toMatchObject({ limit: 1, count: 1 });
+    expect(large.body.data[0]).toEqual(small.body.data[0]);
+    expect(large.body.data.length).toBeGreaterThanOrEqual(small.body.data.length);
+  });
+
   it("rejects bad side, min_usd and limit, and answers 404 for an unknown slug", async () => {
     for (const [query, parameter] of [
       ["?side=HOLD", "side"],
@@ -239,7 +249,7 @@ describe("upstream failures", () => {
     expect(stale.body.meta).toMatchObject({ cache: "stale", age_s: 11, as_of: fresh.body.meta.as_of });
     expect(stale.body.data).toEqual(fresh.body.data);
     expect(stale.headers.get("cache-control")).toBe("private, max-age=0");
-    const uncached = await eventActivity(event.slug, "?limit=6");
+    const uncached = await eventActivity(event.slug, "?limit=5&min_usd=1");
     expect(uncached.status).toBe(502);
     expect(uncached.body.code).toBe("upstream_unavailable");
     expect(uncached.headers.get("content-type")).toBe("application/problem+json");
