@@ -114,6 +114,9 @@ export async function getHoldersLive(id: string, params: { limit?: number }): Pr
   return liveBody(cached, { limit: query.limit, count: cached.value.length });
 }
 
+/** The largest `limit` the trade feeds accept: upstream pages are fetched at this size and cut per caller. */
+const TRADES_MAX_LIMIT = 500;
+
 type MarketActivity = { market: { id: string; condition_id: string; question: string }; holders: LiveHolderGroup[]; trades: LiveTrade[] };
 
 export async function getMarketActivityLive(
@@ -124,7 +127,8 @@ export async function getMarketActivityLive(
     holders_limit: params.holders_limit ?? LIVE_DEFAULTS.activityHoldersLimit,
     trades_limit: params.trades_limit ?? LIVE_DEFAULTS.activityTradesLimit,
   };
-  const key = `live:market-activity:${id.toLowerCase()}:${query.holders_limit}:${query.trades_limit}`;
+  // Trades are fetched at the largest `trades_limit` and cut per caller, so that parameter never splits the cache.
+  const key = `live:market-activity:${id.toLowerCase()}:${query.holders_limit}`;
   const cached = await cachedLoad(key, { ttlS: LIVE_TTL_S.marketActivity }, async (): Promise<MarketActivity> => {
     const deadline = defaultDeadline();
     const market = await resolveMarket(id, deadline);
@@ -132,19 +136,18 @@ export async function getMarketActivityLive(
     // Independent upstream calls: run them side by side.
     const [holders, trades] = await Promise.all([
       fetchHolderGroups(market, query.holders_limit, deadline),
-      data.listTrades({ market: market.condition_id, limit: query.trades_limit }, { deadline }),
+      data.listTrades({ market: market.condition_id, limit: TRADES_MAX_LIMIT }, { deadline }),
     ]);
     const byCondition = new Map([[market.condition_id.toLowerCase(), market.id]]);
     return {
       market: { id: market.id, condition_id: market.condition_id, question: market.question },
       holders,
-      trades: trades.trades.slice(0, query.trades_limit).map((t) => liveTrade(t, byCondition, market.event_slug)),
+      trades: trades.trades.slice(0, TRADES_MAX_LIMIT).map((t) => liveTrade(t, byCondition, market.event_slug)),
     };
   });
-  return liveBody(cached, { count: cached.value.trades.length });
+  const value = { ...cached.value, trades: cached.value.trades.slice(0, query.trades_limit) };
+  return liveBody({ ...cached, value }, { count: value.trades.length });
 }
-
-const EVENT_ACTIVITY_MAX_LIMIT = 500;
 
 export async function getEventActivityLive(
   slug: string,
@@ -158,10 +161,10 @@ export async function getEventActivityLive(
     const deadline = defaultDeadline();
     const event = await resolveEvent(slug, deadline);
     if (event.markets.length === 0) return [];
-    const page = await data.listTrades({ eventId: event.id, side: query.side, minUsd: query.min_usd, limit: EVENT_ACTIVITY_MAX_LIMIT }, { deadline });
+    const page = await data.listTrades({ eventId: event.id, side: query.side, minUsd: query.min_usd, limit: TRADES_MAX_LIMIT }, { deadline });
     const byCondition = new Map(event.markets.filter((m) => m.condition_id).map((m) => [m.condition_id!.toLowerCase(), m.id]));
     // Filters were applied (upstream and again in listTrades) before any limit.
-    return page.trades.slice(0, EVENT_ACTIVITY_MAX_LIMIT).map((t) => liveTrade(t, byCondition, event.slug));
+    return page.trades.slice(0, TRADES_MAX_LIMIT).map((t) => liveTrade(t, byCondition, event.slug));
   });
   const trades = cached.value.slice(0, query.limit);
   return liveBody({ ...cached, value: trades }, { limit: query.limit, count: trades.length });

@@ -38,7 +38,7 @@ interface LiveEndpoint {
 // `variant` changes a harmless parameter so that every case has its own cache key.
 const ENDPOINTS: LiveEndpoint[] = [
   { name: "holders-live", dataHost: "data", kind: "market", path: (id, v) => `/api/predmkt/markets/${id}/holders-live?limit=${1 + v}` },
-  { name: "market activity-live", dataHost: "data", kind: "market", path: (id, v) => `/api/predmkt/markets/${id}/activity-live?trades_limit=${1 + v}` },
+  { name: "market activity-live", dataHost: "data", kind: "market", path: (id, v) => `/api/predmkt/markets/${id}/activity-live?holders_limit=${1 + v}` },
   { name: "event activity-live", dataHost: "data", kind: "event", path: (slug, v) => `/api/predmkt/events/${slug}/activity-live?min_usd=${v}` },
   { name: "event history-live", dataHost: "clob", kind: "event", path: (slug, v) => `/api/predmkt/events/${slug}/history-live?markets=${1 + (v % 20)}` },
 ];

@@ -140,7 +140,12 @@ describe("GET /api/predmkt/markets/{id}/activity-live", () => {
     const times = body.data.trades.map((t: { timestamp: string }) => t.timestamp);
     expect(times).toEqual([...times].sort().reverse());
     const sent = stub.requests.filter((r) => r.path === "/data/trades").at(-1)!.query;
-    expect([sent.get("market"), sent.get("limit")]).toEqual([smith.conditionId, "4"]);
+    // Fetched at the largest trades_limit and cut here: other trades_limit values share this cached body.
+    expect([sent.get("market"), sent.get("limit")]).toEqual([smith.conditionId, "500"]);
+    const before = stub.count("/data/trades");
+    const more = await marketActivity(smith.id, "?holders_limit=2&trades_limit=6");
+    expect(stub.count("/data/trades")).toBe(before);
+    expect(more.body.data.trades.slice(0, 4)).toEqual(body.data.trades);
   });
 
   it("rejects holders_limit and trades_limit out of range", async () => {
