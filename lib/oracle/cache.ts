@@ -1,23 +1,7 @@
-// In-process TTL cache for the oracle endpoints, on globalThis (Next can load this module in several bundles).
-// Identical concurrent loads share one flight. When a refresh fails, the last good value is served for up to
-// STALE_MAX_MS marked "stale"; past that the error propagates (502/504).
-export const STALE_MAX_MS = 10 * 60_000;
-
-interface Entry {
-  value: unknown;
-  storedAt: number;
-}
-
-interface CacheState {
-  entries: Map<string, Entry>;
-  inflight: Map<string, Promise<unknown>>;
-}
-
-const store = globalThis as unknown as { __predmktOracleCache?: CacheState };
-function state(): CacheState {
-  store.__predmktOracleCache ??= { entries: new Map(), inflight: new Map() };
-  return store.__predmktOracleCache;
-}
+// The oracle endpoints' cache: the same TTL cache as the upstream layer (coalesced loads, last good value served
+// "stale" for up to 10 minutes when a refresh fails, then the error: 502/504), kept in process only — chain reads
+// carry bigints and are cheap to redo per instance.
+import { cachedLoad, clearLocalCache } from "@/lib/upstream/cache";
 
 export interface CachedValue<T> {
   value: T;
@@ -27,34 +11,11 @@ export interface CachedValue<T> {
   maxAgeS: number;
 }
 
-export async function cachedRead<T>(key: string, ttlMs: number, load: () => Promise<T>, now: () => number = Date.now): Promise<CachedValue<T>> {
-  const { entries, inflight } = state();
-  const entry = entries.get(key);
-  const fresh = (e: Entry) => ({
-    value: e.value as T,
-    ageS: Math.floor((now() - e.storedAt) / 1000),
-    maxAgeS: Math.max(0, Math.ceil((e.storedAt + ttlMs - now()) / 1000)),
-  });
-  if (entry && now() - entry.storedAt < ttlMs) return { ...fresh(entry), cache: "hit" };
-  let flight = inflight.get(key) as Promise<T> | undefined;
-  if (!flight) {
-    flight = load();
-    inflight.set(key, flight);
-    flight.then(
-      (value) => entries.set(key, { value, storedAt: now() }),
-      () => undefined,
-    ).finally(() => inflight.delete(key));
-  }
-  try {
-    const value = await flight;
-    return { value, cache: "miss", ageS: 0, maxAgeS: Math.ceil(ttlMs / 1000) };
-  } catch (error) {
-    const last = entries.get(key);
-    if (last && now() - last.storedAt < STALE_MAX_MS) return { ...fresh(last), cache: "stale", maxAgeS: 0 };
-    throw error;
-  }
+export async function cachedRead<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<CachedValue<T>> {
+  const cached = await cachedLoad(`oracle:${key}`, { ttlS: ttlMs / 1000, kv: null }, load);
+  return { value: cached.value, cache: cached.cache, ageS: cached.ageS, maxAgeS: cached.ttlRemainingS };
 }
 
 export function clearOracleCache(): void {
-  state().entries.clear();
+  clearLocalCache();
 }

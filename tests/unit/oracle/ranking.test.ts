@@ -1,7 +1,7 @@
 // Pure parts: ranking stakers (ties, delegates, zero stakes) and grouping reveals by round across scan ranges; the
 // cache's stale-on-error; the OpenAPI document lists the four oracle endpoints.
 import { type Address, type Hex, parseUnits } from "viem";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { cachedRead, clearOracleCache } from "@/lib/oracle/cache";
 import { groupReveals, type RevealArgs } from "@/lib/oracle/rounds";
@@ -58,15 +58,19 @@ describe("groupReveals", () => {
 describe("oracle cache", () => {
   it("serves a hit within the TTL, the last good value as stale after a failed refresh, then the error", async () => {
     clearOracleCache();
-    let t = 1_000_000;
-    const now = () => t;
-    expect((await cachedRead("k", 60_000, async () => 1, now)).cache).toBe("miss");
-    t += 30_000;
-    expect(await cachedRead("k", 60_000, async () => 2, now)).toMatchObject({ value: 1, cache: "hit", ageS: 30 });
-    t += 60_000;
-    expect(await cachedRead("k", 60_000, async () => Promise.reject(new Error("rpc down")), now)).toMatchObject({ value: 1, cache: "stale" });
-    t += 10 * 60_000;
-    await expect(cachedRead("k", 60_000, async () => Promise.reject(new Error("rpc down")), now)).rejects.toThrow("rpc down");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(1_000_000);
+      expect((await cachedRead("k", 60_000, async () => 1)).cache).toBe("miss");
+      vi.setSystemTime(1_030_000);
+      expect(await cachedRead("k", 60_000, async () => 2)).toMatchObject({ value: 1, cache: "hit", ageS: 30 });
+      vi.setSystemTime(1_090_000);
+      expect(await cachedRead("k", 60_000, async () => Promise.reject(new Error("rpc down")))).toMatchObject({ value: 1, cache: "stale", maxAgeS: 0 });
+      vi.setSystemTime(1_090_000 + 10 * 60_000);
+      await expect(cachedRead("k", 60_000, async () => Promise.reject(new Error("rpc down")))).rejects.toThrow("rpc down");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("coalesces identical concurrent loads into one", async () => {
