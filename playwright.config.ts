@@ -39,7 +39,13 @@ export default defineConfig({
     cwd: __dirname,
     url: `${E2E_URL}/api/health`,
     // NEXT_DIST_DIR: reuse the integration tests' build (same sources → no second build in CI).
-    env: { PORT: String(E2E_PORT), DATA_DIR: E2E_DATA_DIR, SAMPLER_INTERVAL_S: "15", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: ".next-test" },
+    env: {
+      PORT: String(E2E_PORT),
+      DATA_DIR: E2E_DATA_DIR,
+      SAMPLER_INTERVAL_S: "15",
+      NEXT_TELEMETRY_DISABLED: "1",
+      NEXT_DIST_DIR: ".next-test",
+    },
     // The demo builds the app first when sources changed (minutes on two cores).
     timeout: 15 * 60_000,
     reuseExistingServer: false,

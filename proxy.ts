@@ -1,34 +1,55 @@
-// The API gateway (Next 16's proxy, Node runtime) for /api/predmkt/*, /api/oracle/* and /api/auth/token:
-// credentials → per-key sliding-window limit → signed gateway header for the route handler. Route handlers verify
-// that header (lib/auth/gateway.ts) and refuse requests that did not come through here.
+// The gateway (Next 16's proxy, Node runtime) in front of every route but static assets.
+// - /api/predmkt/*, /api/oracle/*, /api/auth/token, /api/auth/usage: credentials → per-key sliding-window limit → signed gateway header
+//   for the route handler. Route handlers verify that header (lib/auth/gateway.ts) and refuse anything else.
+// - /api/cron/*, /api/metrics: failed bearer-secret authentications are limited per client address.
+// - /api/auth/key-requests: public, the one public API route that takes a POST (it limits itself per address).
+// - pages: a per-address budget (they render the same data as the API) and a nonce'd Content-Security-Policy.
+// Every response gets the security headers of lib/security/headers.ts. Client addresses: lib/auth/client-address.ts.
 import { randomUUID } from "node:crypto";
 import { type NextRequest, NextResponse } from "next/server";
+import { bearerSecretMatches } from "@/lib/api/cron";
 import { ApiError, type ErrorCode, problemResponse } from "@/lib/api/errors";
-import { type Authenticated, authenticate, clientIp, type Credential, extractCredential } from "@/lib/auth/authenticate";
+import { type Authenticated, authenticate, type Credential, extractCredential } from "@/lib/auth/authenticate";
+import { clientAddress, viaHttps } from "@/lib/auth/client-address";
 import { GATEWAY_HEADER, REQUEST_ID_HEADER, signGatewayHeader } from "@/lib/auth/gateway";
 import { consume, type LimitResult, rateLimitHeaders, retryAfterSeconds } from "@/lib/auth/ratelimit";
 import { tierLimit } from "@/lib/auth/tiers";
+import { operationForPath } from "@/lib/api/operations";
 import { env } from "@/lib/env";
+import { recordUsage } from "@/lib/keys/usage-meter";
 import { errorFields, log } from "@/lib/log";
+import {
+  apiSecurityHeaders,
+  frameAncestorsFor,
+  newNonce,
+  pageCsp,
+  pageSecurityHeaders,
+  TOO_MANY_PAGES_CSP,
+  tooManyPagesHtml,
+} from "@/lib/security/headers";
 
-export const config = { matcher: ["/api/:path*"] };
+// Everything but the build's static files (next.config.ts gives those their headers).
+export const config = { matcher: ["/((?!_next/static|_next/image|icon.svg|favicon.ico).*)"] };
 
 const TOKEN_PATH = "/api/auth/token";
-const MAX_TOKEN_BODY_BYTES = 16 * 1024;
+const USAGE_PATH = "/api/auth/usage";
+const KEY_REQUESTS_PATH = "/api/auth/key-requests";
+const CRON_PREFIX = "/api/cron/";
+const METRICS_PATH = "/api/metrics";
 
 const CORS_HEADERS = {
   // Keys and tokens travel in headers or the query string, never cookies, so any origin may call the API.
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers":
-    "X-Request-Id, X-Api-Tier, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After",
+    "X-Request-Id, X-Api-Tier, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, Deprecation, Sunset, ETag",
 };
 
 function isGated(pathname: string): boolean {
-  return /^\/api\/(predmkt|oracle)(\/|$)/.test(pathname) || pathname === TOKEN_PATH;
+  return /^\/api\/(predmkt|oracle)(\/|$)/.test(pathname) || pathname === TOKEN_PATH || pathname === USAGE_PATH;
 }
 
 function allowedMethods(pathname: string): string[] {
-  return pathname === TOKEN_PATH ? ["POST", "OPTIONS"] : ["GET", "HEAD", "OPTIONS"];
+  return pathname === TOKEN_PATH || pathname === KEY_REQUESTS_PATH ? ["POST", "OPTIONS"] : ["GET", "HEAD", "OPTIONS"];
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
@@ -36,16 +57,43 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response;
 }
 
-function fail(code: ErrorCode, detail: string, requestId: string, headers: Record<string, string> = {}, errors?: ApiError["errors"]): Response {
+function fail(
+  code: ErrorCode,
+  detail: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+  errors?: ApiError["errors"],
+): Response {
   return problemResponse(code, detail, requestId, { headers: { ...CORS_HEADERS, ...headers }, errors });
 }
 
-async function bodyApiKey(request: NextRequest): Promise<string | undefined> {
-  if (request.method !== "POST" || request.nextUrl.pathname !== TOKEN_PATH) return undefined;
+/**
+ * Reads the body as it streams in and stops at `max` bytes, chunked or not: a declared Content-Length is not needed
+ * for the cap to hold. Returns null when the body is larger.
+ */
+async function readCappedBody(request: NextRequest, max: number): Promise<string | null> {
+  const body = request.clone().body;
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      void reader.cancel().catch(() => undefined); // not awaited: the source may still be streaming
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function bodyApiKey(request: NextRequest, text: string): string | undefined {
   if (!(request.headers.get("content-type") ?? "").includes("json")) return undefined;
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_TOKEN_BODY_BYTES) return undefined;
   try {
-    const parsed = JSON.parse(await request.clone().text()) as { api_key?: unknown };
+    const parsed = JSON.parse(text) as { api_key?: unknown };
     return typeof parsed?.api_key === "string" ? parsed.api_key : undefined;
   } catch {
     return undefined; // the route handler reports the malformed body
@@ -57,40 +105,94 @@ function rateLimited(result: LimitResult, detail: string, requestId: string, hea
   return fail("rate_limited", `${detail}; retry in ${retryAfter} s.`, requestId, { ...headers, "Retry-After": String(retryAfter) });
 }
 
-// Addresses that spent their unauthenticated budget are remembered here until their window resets, so they are refused
-// before any key lookup: over budget, neither a wrong nor a right guess reaches the database.
-const blockedAddresses = new Map<string, number>();
-const MAX_BLOCKED_ADDRESSES = 10_000;
-
-function blockedResponse(address: string, requestId: string): Response | null {
-  const until = blockedAddresses.get(address);
-  if (until === undefined) return null;
-  if (until <= Date.now()) {
-    blockedAddresses.delete(address);
-    return null;
-  }
-  const result = { success: false, limit: env.RATE_LIMIT_ANONYMOUS_PER_IP, remaining: 0, reset: until, store: "memory" as const };
-  return rateLimited(result, "Too many unauthenticated requests from this address", requestId, rateLimitHeaders(result, null));
-}
-
-/** Requests without valid credentials share a per-address budget so keys cannot be guessed at speed. */
+/**
+ * Requests without valid credentials share a per-address budget so keys cannot be guessed at speed. Only failures
+ * are counted, and only after the credentials were checked: a valid key is never refused because someone else sent
+ * bad ones from (or claiming) the same address.
+ */
 async function rejectUnauthenticated(error: ApiError, address: string, requestId: string): Promise<Response> {
   const limit = await consume(`ip:${address}`, env.RATE_LIMIT_ANONYMOUS_PER_IP);
   if (!limit.success) {
-    if (blockedAddresses.size >= MAX_BLOCKED_ADDRESSES) blockedAddresses.clear();
-    blockedAddresses.set(address, limit.reset);
     return rateLimited(limit, "Too many unauthenticated requests from this address", requestId, rateLimitHeaders(limit, null));
   }
   return fail(error.code, error.message, requestId, error.headers);
 }
 
+// Addresses over their cron-failure budget, until their window resets: every cron request from them is refused before
+// the secret is compared, so a right guess is no more visible than a wrong one. Bounded, oldest dropped first.
+const cronBlocked = new Map<string, number>();
+const MAX_CRON_BLOCKED = 10_000;
+
+async function cronGate(request: NextRequest, address: string, requestId: string): Promise<Response | null> {
+  const { pathname } = request.nextUrl;
+  const until = cronBlocked.get(address);
+  if (until !== undefined && until > Date.now()) {
+    const result = { success: false, limit: env.RATE_LIMIT_CRON_FAILURES_PER_IP, remaining: 0, reset: until, store: "memory" as const };
+    return rateLimited(result, "Too many failed cron authentications from this address", requestId, rateLimitHeaders(result, null));
+  }
+  cronBlocked.delete(address);
+  // The metrics token when metrics are on (else the route answers 404 and a guess has nothing to find).
+  const secret = pathname === METRICS_PATH ? env.METRICS_TOKEN : env.CRON_SECRET;
+  if (secret && bearerSecretMatches(request.headers.get("authorization"), secret)) return null;
+  const limit = await consume(`cron:${address}`, env.RATE_LIMIT_CRON_FAILURES_PER_IP);
+  if (limit.success) return null; // the route answers the 401 itself
+  cronBlocked.set(address, limit.reset);
+  while (cronBlocked.size > MAX_CRON_BLOCKED) cronBlocked.delete(cronBlocked.keys().next().value as string);
+  return rateLimited(limit, "Too many failed cron authentications from this address", requestId, rateLimitHeaders(limit, null));
+}
+
+/** Dashboard pages: a per-address budget and a fresh CSP nonce handed to Next through the request headers. */
+async function page(request: NextRequest, forwarded: Headers, address: string, requestId: string, https: boolean): Promise<Response> {
+  const { pathname } = request.nextUrl;
+  // Link prefetches render no data (the router's RSC prefetch stops at the dashboard's loading boundary); a navigation
+  // is what costs. Only an RSC request is a router prefetch: a document with the same header renders in full and
+  // counts, and so does a browser's `Purpose: prefetch` (a whole document). Needs skipProxyUrlNormalize (next.config.ts).
+  const prefetch = request.headers.get("rsc") === "1" && request.headers.get("next-router-prefetch") === "1";
+  if (!prefetch) {
+    const limit = await consume(`page:${address}`, env.RATE_LIMIT_PAGES_PER_IP);
+    if (!limit.success) {
+      const retryAfter = retryAfterSeconds(limit.reset);
+      return new Response(tooManyPagesHtml(retryAfter, requestId), {
+        status: 429,
+        headers: {
+          ...pageSecurityHeaders(pathname, TOO_MANY_PAGES_CSP, https),
+          "Content-Type": "text/html; charset=utf-8",
+          "Cache-Control": "no-store",
+          "Retry-After": String(retryAfter),
+          "X-Request-Id": requestId,
+        },
+      });
+    }
+  }
+  const csp = pageCsp(newNonce(), frameAncestorsFor(pathname, env.EMBED_FRAME_ANCESTORS), env.NODE_ENV === "development");
+  forwarded.set("content-security-policy", csp);
+  return withHeaders(NextResponse.next({ request: { headers: forwarded } }), {
+    ...pageSecurityHeaders(pathname, csp, https),
+    "X-Request-Id": requestId,
+  });
+}
+
 export async function proxy(request: NextRequest): Promise<Response> {
   const requestId = randomUUID();
+  const { pathname } = request.nextUrl;
+  const https = viaHttps(request.headers, request.nextUrl, env.TRUST_PROXY);
+  const response = await gateway(request, requestId, https);
+  // Every answer, from here or from a route handler, carries the browser-protection headers.
+  for (const [k, v] of Object.entries(pathname.startsWith("/api/") ? apiSecurityHeaders(https) : {})) {
+    if (!response.headers.has(k)) response.headers.set(k, v);
+  }
+  return response;
+}
+
+async function gateway(request: NextRequest, requestId: string, https: boolean): Promise<Response> {
   const { pathname } = request.nextUrl;
   const forwarded = new Headers(request.headers);
   // Only this proxy may vouch for a request: drop whatever a client sent under our internal header names.
   forwarded.delete(GATEWAY_HEADER);
   forwarded.set(REQUEST_ID_HEADER, requestId);
+  const address = clientAddress(request.headers);
+
+  if (!pathname.startsWith("/api/")) return page(request, forwarded, address, requestId, https);
 
   if (request.method === "OPTIONS") {
     return new Response(null, {
@@ -98,32 +200,39 @@ export async function proxy(request: NextRequest): Promise<Response> {
       headers: {
         ...CORS_HEADERS,
         "Access-Control-Allow-Methods": allowedMethods(pathname).join(", "),
-        "Access-Control-Allow-Headers": "Authorization, Content-Type",
+        "Access-Control-Allow-Headers": "Authorization, Content-Type, If-None-Match",
         "Access-Control-Max-Age": "600",
         "X-Request-Id": requestId,
       },
     });
   }
   if (!isGated(pathname)) {
-    // Every public API route is read-only.
-    if (!["GET", "HEAD"].includes(request.method)) {
-      return fail("method_not_allowed", `${request.method} is not allowed here; use GET.`, requestId, { Allow: "GET, HEAD, OPTIONS" });
+    // Every public API route is read-only but the key-request form's.
+    const methods = allowedMethods(pathname);
+    if (!methods.includes(request.method)) {
+      const use = methods.filter((m) => m !== "OPTIONS").join(" or ");
+      return fail("method_not_allowed", `${request.method} is not allowed here; use ${use}.`, requestId, { Allow: methods.join(", ") });
+    }
+    if (pathname.startsWith(CRON_PREFIX) || pathname === METRICS_PATH) {
+      const refused = await cronGate(request, address, requestId);
+      if (refused) return refused;
     }
     return withHeaders(NextResponse.next({ request: { headers: forwarded } }), { "X-Request-Id": requestId });
   }
 
-  const address = clientIp(request.headers);
-  const blocked = blockedResponse(address, requestId);
-  if (blocked) return blocked;
-
   let authenticated: Authenticated;
   try {
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_TOKEN_BODY_BYTES) {
-      return fail("payload_too_large", `Request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`, requestId);
+    let body = "";
+    if (request.method === "POST") {
+      const declared = Number(request.headers.get("content-length") ?? "0");
+      const read = declared > env.MAX_BODY_BYTES ? null : await readCappedBody(request, env.MAX_BODY_BYTES);
+      if (read === null) return fail("payload_too_large", `Request body exceeds ${env.MAX_BODY_BYTES} bytes.`, requestId);
+      body = read;
     }
     let credential: Credential | null;
     try {
-      credential = extractCredential(request.headers, request.nextUrl.searchParams, await bodyApiKey(request));
+      const fromBody = pathname === TOKEN_PATH && request.method === "POST" ? bodyApiKey(request, body) : undefined;
+      credential = extractCredential(request.headers, request.nextUrl.searchParams, fromBody);
     } catch (error) {
       if (error instanceof ApiError) return await rejectUnauthenticated(error, address, requestId);
       throw error;
@@ -147,25 +256,45 @@ export async function proxy(request: NextRequest): Promise<Response> {
   }
 
   const { client } = authenticated;
-  const limit: LimitResult = await consume(`key:${client.keyId}`, tierLimit(client.tier));
-  const limitHeaders = { ...rateLimitHeaders(limit, client.tier), ...CORS_HEADERS, "X-Request-Id": requestId };
-  if (!limit.success) {
-    return rateLimited(limit, `Rate limit of ${limit.limit} requests per minute exceeded`, requestId, limitHeaders);
-  }
+  // Requests refused here never reach a route handler, so their usage is counted here (lib/keys/usage-meter.ts).
+  const refusedForKey = (response: Response) => {
+    recordUsage(client.keyId, operationForPath(request.method, pathname), response.status);
+    return response;
+  };
   if (authenticated.dashboard) {
-    // Every dashboard visitor shares one key: each address also gets its own slice, so one scraper holding a
-    // dashboard token cannot spend everybody's budget.
+    // Every dashboard visitor shares one key: each address gets its own slice of it, checked before the shared key is
+    // charged, so a client past its slice cannot go on draining everybody's budget.
     const slice = await consume(`dashboard:${address}`, env.RATE_LIMIT_DASHBOARD_PER_IP);
     if (!slice.success) {
-      return rateLimited(slice, `Dashboard requests from this address exceed ${slice.limit} per minute`, requestId, limitHeaders);
+      const sliceHeaders = { ...rateLimitHeaders(slice, client.tier), ...CORS_HEADERS, "X-Request-Id": requestId };
+      return refusedForKey(
+        rateLimited(slice, `Dashboard requests from this address exceed ${slice.limit} per minute`, requestId, sliceHeaders),
+      );
     }
+  }
+  const limit: LimitResult = await consume(`key:${client.keyId}`, tierLimit(client.tier));
+  const limitHeaders = {
+    ...rateLimitHeaders(limit, client.tier),
+    ...authenticated.lifecycleHeaders,
+    ...CORS_HEADERS,
+    "X-Request-Id": requestId,
+  };
+  if (!limit.success) {
+    return refusedForKey(rateLimited(limit, `Rate limit of ${limit.limit} requests per minute exceeded`, requestId, limitHeaders));
   }
   const methods = allowedMethods(pathname);
   if (!methods.includes(request.method)) {
-    return fail("method_not_allowed", `${request.method} is not allowed here; use ${methods.filter((m) => m !== "OPTIONS").join(" or ")}.`, requestId, {
-      ...limitHeaders,
-      Allow: methods.join(", "),
-    });
+    return refusedForKey(
+      fail(
+        "method_not_allowed",
+        `${request.method} is not allowed here; use ${methods.filter((m) => m !== "OPTIONS").join(" or ")}.`,
+        requestId,
+        {
+          ...limitHeaders,
+          Allow: methods.join(", "),
+        },
+      ),
+    );
   }
   forwarded.set(GATEWAY_HEADER, signGatewayHeader(client, requestId));
   return withHeaders(NextResponse.next({ request: { headers: forwarded } }), limitHeaders);

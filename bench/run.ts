@@ -2,7 +2,8 @@
 // PostgreSQL (or the embedded database when no PostgreSQL is reachable), measures every figure of issue 6 side by side
 // in one run, prints one table and writes the same figures as JSON under bench/results/.
 // Benchmarks report; they never fail on speed. Knobs: BENCH_SECONDS (per load run, default 8), BENCH_FANIN_SECONDS
-// (default 10), BENCH_POSTGRES_URL (admin URL, default postgresql://postgres@127.0.0.1:5432/postgres).
+// (default 10), BENCH_POSTGRES_URL (admin URL, default postgresql://postgres@127.0.0.1:5432/postgres), BENCH_SOAK_S
+// (seconds of mixed-load soak reporting the server's RSS; default 0 = none), BENCH_MOVERS_PASSES (default 8).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import os from "node:os";
@@ -14,7 +15,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const FANIN_SECONDS = Number(process.env.BENCH_FANIN_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 const JWT_SECRET = "bench-jwt-secret-0123456789abcdef0123456789";
-const CRON_SECRET = "bench-cron-secret";
+const CRON_SECRET = "bench-cron-secret-0123456789abcdef0123";
 
 // lib/env.ts reads process.env once, at first import: give this process a scratch data dir and secrets before any
 // project module loads, so nothing is written under the repository's own .data/.
@@ -37,9 +38,10 @@ const figures: Record<string, unknown> = {};
 
 async function main() {
   const processes = await import("./lib/processes");
-  const { load, interleaved, sequential, statusText } = await import("./lib/load");
+  const { load, interleaved, statusText } = await import("./lib/load");
   const database = await import("./lib/database");
   const { seedHistory, databaseSize } = await import("./lib/seed-history");
+  const { sampledReads } = await import("./sampled-reads");
 
   const distDir = path.join(".next-test", sourceHash());
   progress(`build: ${distDir} (reused when the sources are unchanged)`);
@@ -53,7 +55,8 @@ async function main() {
   };
   progress(`simulator: ${JSON.stringify(simWorld.counts)}`);
   const simCounters = async () => (await (await fetch(`${sim.url}/__sim/counters`)).json()) as Record<string, number>;
-  const upstreamTotal = (c: Record<string, number>) => Object.entries(c).reduce((sum, [k, v]) => (/^\/(gamma|data|clob)\//.test(k) ? sum + v : sum), 0);
+  const upstreamTotal = (c: Record<string, number>) =>
+    Object.entries(c).reduce((sum, [k, v]) => (/^\/(gamma|data|clob)\//.test(k) ? sum + v : sum), 0);
   const resetCounters = () => fetch(`${sim.url}/__sim/counters/reset`, { method: "POST" }).then((r) => r.arrayBuffer());
 
   const usePostgres = await database.reachable(database.POSTGRES_ADMIN_URL);
@@ -63,7 +66,12 @@ async function main() {
   progress(`database: ${dbLabel}${usePostgres ? "" : " (no PostgreSQL reachable at " + database.POSTGRES_ADMIN_URL + ")"}`);
   figures.database = db.kind;
   figures.simulator = simWorld.counts;
-  figures.machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version, memory_gb: Math.round(os.totalmem() / 1e9) };
+  figures.machine = {
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model,
+    node: process.version,
+    memory_gb: Math.round(os.totalmem() / 1e9),
+  };
 
   try {
     const server = await processes.startServer(distDir, {
@@ -85,16 +93,43 @@ async function main() {
     for (const pass of ["first (empty database)", "second (steady state)"]) {
       await resetCounters();
       progress(`sampler: ${pass} pass through GET /api/cron/sample ...`);
-      const before = await database.withClient(db.connectionString(), async (c) => (await c.query(`SELECT (SELECT count(*) FROM price_samples)::int AS samples, (SELECT count(*) FROM trades)::int AS trades`)).rows[0]);
+      const before = await database.withClient(
+        db.connectionString(),
+        async (c) =>
+          (
+            await c.query<{ samples: number; trades: number }>(
+              `SELECT (SELECT count(*) FROM price_samples)::int AS samples, (SELECT count(*) FROM trades)::int AS trades`,
+            )
+          ).rows[0],
+      );
       const t = performance.now();
-      const res = await fetch(`${server.url}/api/cron/sample`, { headers: { authorization: `Bearer ${CRON_SECRET}` }, signal: AbortSignal.timeout(600_000) });
+      const res = await fetch(`${server.url}/api/cron/sample`, {
+        headers: { authorization: `Bearer ${CRON_SECRET}` },
+        signal: AbortSignal.timeout(600_000),
+      });
       const wall = (performance.now() - t) / 1000;
       const body = (await res.json()) as { data?: { status: string; counts: Record<string, number>; error: string | null } };
       const upstream = upstreamTotal(await simCounters());
-      const after = await database.withClient(db.connectionString(), async (c) => (await c.query(`SELECT (SELECT count(*) FROM price_samples)::int AS samples, (SELECT count(*) FROM trades)::int AS trades`)).rows[0]);
+      const after = await database.withClient(
+        db.connectionString(),
+        async (c) =>
+          (
+            await c.query<{ samples: number; trades: number }>(
+              `SELECT (SELECT count(*) FROM price_samples)::int AS samples, (SELECT count(*) FROM trades)::int AS trades`,
+            )
+          ).rows[0],
+      );
       const counts = body.data?.counts ?? {};
       const key = pass.startsWith("first") ? "sampler_first_pass" : "sampler_second_pass";
-      figures[key] = { status: body.data?.status ?? `HTTP ${res.status}`, wall_s: Math.round(wall * 10) / 10, upstream_requests: upstream, counts, new_price_samples: after.samples - before.samples, new_trades: after.trades - before.trades, error: body.data?.error ?? null };
+      figures[key] = {
+        status: body.data?.status ?? `HTTP ${res.status}`,
+        wall_s: Math.round(wall * 10) / 10,
+        upstream_requests: upstream,
+        counts,
+        new_price_samples: after.samples - before.samples,
+        new_trades: after.trades - before.trades,
+        error: body.data?.error ?? null,
+      };
       progress(`sampler: ${body.data?.status} in ${wall.toFixed(1)} s, ${upstream} upstream requests, ${JSON.stringify(counts)}`);
       rows.push({
         section: "sampler",
@@ -113,11 +148,16 @@ async function main() {
     const sampleBody = await sample.text();
     const sampleHeaders: Record<string, string> = {};
     sample.headers.forEach((v, k) => {
-      if (!["content-length", "content-encoding", "date", "connection", "keep-alive", "transfer-encoding"].includes(k)) sampleHeaders[k] = v;
+      if (!["content-length", "content-encoding", "date", "connection", "keep-alive", "transfer-encoding"].includes(k))
+        sampleHeaders[k] = v;
     });
     const bare = await processes.startBareServer(sampleBody, sampleHeaders);
     const targets = [
-      { name: "authenticated sampled endpoint (GET /api/predmkt/stats, key + limiter + DB)", url: `${server.url}${sampledPath}`, headers: auth },
+      {
+        name: "authenticated sampled endpoint (GET /api/predmkt/stats, key + limiter + DB)",
+        url: `${server.url}${sampledPath}`,
+        headers: auth,
+      },
       { name: "unauthenticated empty route (GET /api/ping)", url: `${server.url}/api/ping`, headers: {} },
       { name: "bare node:http, same bytes as /api/predmkt/stats", url: bare.url, headers: {} },
       { name: "gateway only: unknown /api/predmkt/* path with a key (404)", url: `${server.url}/api/predmkt/none`, headers: auth },
@@ -126,7 +166,9 @@ async function main() {
     progress(`gateway: warming up the ${targets.length} targets`);
     for (const target of targets) await load({ url: target.url, headers: target.headers, seconds: WARMUP_SECONDS });
     const ROUNDS = 4;
-    const measured = await interleaved(targets, SECONDS, ROUNDS, (round) => progress(`gateway: round ${round + 1}/${ROUNDS} over ${targets.length} targets, ${SECONDS / ROUNDS} s each, 10 connections`));
+    const measured = await interleaved(targets, SECONDS, ROUNDS, (round) =>
+      progress(`gateway: round ${round + 1}/${ROUNDS} over ${targets.length} targets, ${SECONDS / ROUNDS} s each, 10 connections`),
+    );
     const gateway: Record<string, Omit<Awaited<ReturnType<typeof load>>, "times">> = {};
     targets.forEach((target, i) => {
       const { times: _, ...rest } = measured[i];
@@ -135,18 +177,46 @@ async function main() {
     await bare.stop();
     figures.gateway = gateway;
     for (const [name, r] of Object.entries(gateway)) {
-      rows.push({ section: "gateway", figure: name, value: `${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms [${statusText(r.statuses)}]`, database: name.includes("stats") && !name.startsWith("bare") ? dbLabel : "–" });
+      rows.push({
+        section: "gateway",
+        figure: name,
+        value: `${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms [${statusText(r.statuses)}]`,
+        database: name.includes("stats") && !name.startsWith("bare") ? dbLabel : "–",
+      });
     }
     const [authed, ping, bareRun, gated, open] = targets.map((t) => gateway[t.name]);
     const ratio = (a: number, b: number) => (b ? (a / b).toPrecision(3) : "n/a");
     figures.gateway_ratios = {
-      authed_vs_ping: { rps: Number(ratio(authed.rps, ping.rps)), p50: Number(ratio(authed.p50_ms, ping.p50_ms)), p99: Number(ratio(authed.p99_ms, ping.p99_ms)) },
-      authed_vs_bare: { rps: Number(ratio(authed.rps, bareRun.rps)), p50: Number(ratio(authed.p50_ms, bareRun.p50_ms)), p99: Number(ratio(authed.p99_ms, bareRun.p99_ms)) },
+      authed_vs_ping: {
+        rps: Number(ratio(authed.rps, ping.rps)),
+        p50: Number(ratio(authed.p50_ms, ping.p50_ms)),
+        p99: Number(ratio(authed.p99_ms, ping.p99_ms)),
+      },
+      authed_vs_bare: {
+        rps: Number(ratio(authed.rps, bareRun.rps)),
+        p50: Number(ratio(authed.p50_ms, bareRun.p50_ms)),
+        p99: Number(ratio(authed.p99_ms, bareRun.p99_ms)),
+      },
       gateway_only_p50_added_ms: Math.round((gated.p50_ms - open.p50_ms) * 100) / 100,
     };
-    rows.push({ section: "gateway", figure: "ratio authenticated sampled / ping (req/s; p50; p99)", value: `${ratio(authed.rps, ping.rps)}; ${ratio(authed.p50_ms, ping.p50_ms)}; ${ratio(authed.p99_ms, ping.p99_ms)}`, database: dbLabel });
-    rows.push({ section: "gateway", figure: "ratio authenticated sampled / bare node:http (req/s; p50; p99)", value: `${ratio(authed.rps, bareRun.rps)}; ${ratio(authed.p50_ms, bareRun.p50_ms)}; ${ratio(authed.p99_ms, bareRun.p99_ms)}`, database: dbLabel });
-    rows.push({ section: "gateway", figure: "gateway alone (key + limiter + signed header), added p50", value: `${(gated.p50_ms - open.p50_ms).toFixed(2)} ms (throughput ratio ${ratio(gated.rps, open.rps)})`, database: dbLabel });
+    rows.push({
+      section: "gateway",
+      figure: "ratio authenticated sampled / ping (req/s; p50; p99)",
+      value: `${ratio(authed.rps, ping.rps)}; ${ratio(authed.p50_ms, ping.p50_ms)}; ${ratio(authed.p99_ms, ping.p99_ms)}`,
+      database: dbLabel,
+    });
+    rows.push({
+      section: "gateway",
+      figure: "ratio authenticated sampled / bare node:http (req/s; p50; p99)",
+      value: `${ratio(authed.rps, bareRun.rps)}; ${ratio(authed.p50_ms, bareRun.p50_ms)}; ${ratio(authed.p99_ms, bareRun.p99_ms)}`,
+      database: dbLabel,
+    });
+    rows.push({
+      section: "gateway",
+      figure: "gateway alone (key + limiter + signed header), added p50",
+      value: `${(gated.p50_ms - open.p50_ms).toFixed(2)} ms (throughput ratio ${ratio(gated.rps, open.rps)})`,
+      database: dbLabel,
+    });
 
     // ---- -live fan-in -----------------------------------------------------------------------------------------
     const slug = simWorld.samples.multi_market_event_slugs[0];
@@ -156,7 +226,16 @@ async function main() {
     const fanIn = await load({ url: `${server.url}${livePath}`, headers: auth, connections: 200, seconds: FANIN_SECONDS });
     const fanInCounters = await simCounters();
     const fanInUpstream = upstreamTotal(fanInCounters);
-    figures.live_fan_in = { path: livePath, clients: 200, seconds: FANIN_SECONDS, client_requests: fanIn.requests, upstream_requests: fanInUpstream, upstream_by_path: fanInCounters, ratio: fanIn.requests / Math.max(1, fanInUpstream), load: { ...fanIn, times: undefined } };
+    figures.live_fan_in = {
+      path: livePath,
+      clients: 200,
+      seconds: FANIN_SECONDS,
+      client_requests: fanIn.requests,
+      upstream_requests: fanInUpstream,
+      upstream_by_path: fanInCounters,
+      ratio: fanIn.requests / Math.max(1, fanInUpstream),
+      load: { ...fanIn, times: undefined },
+    };
     rows.push({
       section: "-live fan-in",
       figure: `200 clients × ${FANIN_SECONDS} s on event activity-live (TTL 10 s): client requests → upstream requests`,
@@ -171,38 +250,80 @@ async function main() {
     progress(`history: seeded ${seeded.rows_total.toLocaleString("en-US")} rows in ${seeded.seconds} s`);
     const size = await database.withClient(db.connectionString(), (c) => databaseSize(c));
     figures.database_size = size;
-    const marketIds = await database.withClient(db.connectionString(), async (c) => (await c.query(`SELECT id FROM markets WHERE open ORDER BY random() LIMIT 10000`)).rows.map((r: { id: string }) => r.id));
+    const marketIds = await database.withClient(db.connectionString(), async (c) =>
+      (await c.query(`SELECT id FROM markets WHERE open ORDER BY random() LIMIT 10000`)).rows.map((r: { id: string }) => r.id),
+    );
     let next = 0;
     const historyPath = () => `/api/predmkt/markets/${marketIds[next++ % marketIds.length]}/history?window=30d`;
     progress(`history: GET markets/{random id}/history?window=30d (${SECONDS} s, 10 connections)`);
     await load({ url: server.url, headers: auth, seconds: WARMUP_SECONDS, path: historyPath });
     const history = await load({ url: server.url, headers: auth, seconds: SECONDS, path: historyPath });
-    const probe = (await (await fetch(`${server.url}/api/predmkt/markets/${marketIds[0]}/history?window=30d`, { headers: auth })).json()) as { data?: { points: unknown[] } };
+    const probe = (await (
+      await fetch(`${server.url}/api/predmkt/markets/${marketIds[0]}/history?window=30d`, { headers: auth })
+    ).json()) as { data?: { points: unknown[] } };
     figures.history_30d = { ...history, times: undefined, points_in_one_answer: probe.data?.points.length ?? null };
-    rows.push({ section: "history", figure: "markets/{id}/history?window=30d (random market, 10 connections)", value: `p50 ${history.p50_ms} ms, p95 ${history.p95_ms} ms, ${history.rps} req/s, ~${probe.data?.points.length ?? "?"} points each [${statusText(history.statuses)}]`, database: dbLabel });
-
-    // Movers are ranked once per completed pass and served from memory until the next: time both the first request
-    // after a pass (as_of moved: full ranking over every open market) and the requests after it.
-    progress("movers: first request after each pass (as_of moved), 10 times");
-    const bumpAsOf = () => database.withClient(db.connectionString(), (c) => c.query(`UPDATE sampler_state SET at = at + interval '1 millisecond' WHERE key = 'prices_at'`));
-    const moversCold = await sequential(10, async () => {
-      await bumpAsOf();
-      return fetch(`${server.url}/api/predmkt/movers?window=7d`, { headers: auth });
+    rows.push({
+      section: "history",
+      figure: "markets/{id}/history?window=30d (random market, 10 connections)",
+      value: `p50 ${history.p50_ms} ms, p95 ${history.p95_ms} ms, ${history.rps} req/s, ~${probe.data?.points.length ?? "?"} points each [${statusText(history.statuses)}]`,
+      database: dbLabel,
     });
-    const moversBody = (await (await fetch(`${server.url}/api/predmkt/movers?window=7d&limit=500`, { headers: auth })).json()) as { data?: unknown[] };
-    progress(`movers: later requests (${SECONDS} s, 10 connections)`);
-    const moversWarm = await load({ url: `${server.url}/api/predmkt/movers?window=7d`, headers: auth, seconds: SECONDS });
-    figures.movers_7d = { first_after_pass: moversCold, cached: { ...moversWarm, times: undefined }, ranked_rows: moversBody.data?.length ?? null };
-    rows.push({ section: "movers", figure: "movers?window=7d, first request after a pass (ranks every open market)", value: `p50 ${moversCold.p50_ms} ms, p95 ${moversCold.p95_ms} ms (10 sequential) [${statusText(moversCold.statuses)}]`, database: dbLabel });
-    rows.push({ section: "movers", figure: "movers?window=7d, later requests (ranking cached per pass)", value: `p50 ${moversWarm.p50_ms} ms, p95 ${moversWarm.p95_ms} ms, ${moversWarm.rps} req/s [${statusText(moversWarm.statuses)}]`, database: dbLabel });
-    const tiers = Object.entries(seeded.rows_by_resolution).map(([r, n]) => `${r}s ${n.toLocaleString("en-US")}`).join(", ");
-    rows.push({ section: "history", figure: "seeded history (31 d, change-only density)", value: `${seeded.markets} markets, ${seeded.outcomes} outcomes; ${seeded.rows_total.toLocaleString("en-US")} rows (${tiers}) in ${seeded.seconds} s`, database: dbLabel });
-    rows.push({ section: "history", figure: "database size", value: `${size.total_mb} MB total; price_samples ${size.tables.price_samples?.mb ?? "?"} MB, trades ${size.tables.trades?.mb ?? "?"} MB`, database: dbLabel });
+
+    // Movers (first request after a real pass, warm), conditional requests and the optional soak: bench/sampled-reads.ts.
+    figures.sampled_reads = await sampledReads({
+      serverUrl: server.url,
+      serverPid: server.pid,
+      connectionString: db.connectionString(),
+      auth,
+      cronSecret: CRON_SECRET,
+      marketIds,
+      seconds: SECONDS,
+      dbLabel,
+      progress,
+      rows,
+      stats: authed,
+      ping,
+      history,
+    });
+    const tiers = Object.entries(seeded.rows_by_resolution)
+      .map(([r, n]) => `${r}s ${n.toLocaleString("en-US")}`)
+      .join(", ");
+    rows.push({
+      section: "history",
+      figure: "seeded history (31 d, change-only density)",
+      value: `${seeded.markets} markets, ${seeded.outcomes} outcomes; ${seeded.rows_total.toLocaleString("en-US")} rows (${tiers}) in ${seeded.seconds} s`,
+      database: dbLabel,
+    });
+    rows.push({
+      section: "history",
+      figure: "database size",
+      value: `${size.total_mb} MB total; price_samples ${size.tables.price_samples?.mb ?? "?"} MB, trades ${size.tables.trades?.mb ?? "?"} MB`,
+      database: dbLabel,
+    });
 
     await server.stop();
+
+    // ---- live stream (bench/stream.ts) --------------------------------------------------------------------------
+    await (
+      await import("./stream")
+    ).streamBench({
+      distDir,
+      simUrl: sim.url,
+      jwtSecret: JWT_SECRET,
+      cronSecret: CRON_SECRET,
+      scratch,
+      progress,
+      addRow: (figure, value, database) => rows.push({ section: "stream", figure, value, database }),
+      figures,
+    });
   } finally {
     // ---- rate limiter (no server needed; each store in its own process) ----------------------------------------
     await rateLimiter().catch((error) => progress(`rate limiter: failed: ${(error as Error).message}`));
+    await (
+      await import("./oracle")
+    )
+      .oracleBench(progress, rows, figures)
+      .catch((error) => progress(`oracle: failed: ${(error as Error).message}`));
     await processes.stopAll();
     await db.drop();
     rmSync(scratch, { recursive: true, force: true });
@@ -215,8 +336,18 @@ async function rateLimiter() {
   const probe = async (env: Record<string, string>) => {
     const base: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(REDIS_URL|UPSTASH_REDIS_REST_)/.test(k)) base[k] = v;
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/ratelimit-probe.ts"], { cwd: ROOT, env: { ...base, ...env } as NodeJS.ProcessEnv, timeout: 120_000 });
-    return JSON.parse(stdout.trim().split("\n").pop()!) as { configured: string; answered_by: string[]; p50_us: number; p99_us: number; mean_us: number };
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/ratelimit-probe.ts"], {
+      cwd: ROOT,
+      env: { ...base, ...env } as NodeJS.ProcessEnv,
+      timeout: 120_000,
+    });
+    return JSON.parse(stdout.trim().split("\n").pop()!) as {
+      configured: string;
+      answered_by: string[];
+      p50_us: number;
+      p99_us: number;
+      mean_us: number;
+    };
   };
   const results: Record<string, unknown> = {};
   progress("rate limiter: in-process memory store");
@@ -224,7 +355,12 @@ async function rateLimiter() {
   results.memory = memory;
   const redisUrl = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
   const add = (label: string, r: typeof memory) =>
-    rows.push({ section: "rate limiter", figure: `added latency per request, ${label}`, value: `p50 ${r.p50_us} µs, p99 ${r.p99_us} µs (answered by ${r.answered_by.join("+")})`, database: "–" });
+    rows.push({
+      section: "rate limiter",
+      figure: `added latency per request, ${label}`,
+      value: `p50 ${r.p50_us} µs, p99 ${r.p99_us} µs (answered by ${r.answered_by.join("+")})`,
+      database: "–",
+    });
   add("in-process memory store", memory);
   if (await database.reachable(redisUrl)) {
     progress("rate limiter: Redis (REDIS_URL, ioredis)");
@@ -250,11 +386,19 @@ async function rateLimiter() {
 main()
   .then(() => {
     console.log("");
-    console.log(`predmkt benchmark, ${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, total ${elapsed().trim()}`);
+    console.log(
+      `predmkt benchmark, ${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, total ${elapsed().trim()}`,
+    );
     console.table(rows.map((r) => ({ section: r.section, figure: r.figure, value: r.value, db: r.database })));
     const dir = path.join(ROOT, "bench/results");
     mkdirSync(dir, { recursive: true });
-    const out = { at: new Date().toISOString(), seconds_per_run: SECONDS, total_s: Math.round((Date.now() - startedAt) / 1000), rows, figures };
+    const out = {
+      at: new Date().toISOString(),
+      seconds_per_run: SECONDS,
+      total_s: Math.round((Date.now() - startedAt) / 1000),
+      rows,
+      figures,
+    };
     const stamp = out.at.replace(/[:.]/g, "-");
     writeFileSync(path.join(dir, `bench-${stamp}.json`), `${JSON.stringify(out, null, 2)}\n`);
     writeFileSync(path.join(dir, "latest.json"), `${JSON.stringify(out, null, 2)}\n`);

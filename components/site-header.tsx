@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/trades", label: "Trades" },
   { href: "/oracle", label: "Oracle" },
   { href: "/docs", label: "API" },
+  { href: "/api-access", label: "API access" },
 ];
 
 export function SiteHeader() {
@@ -18,7 +19,10 @@ export function SiteHeader() {
     <header className="site-header">
       <div className="container header-inner">
         <Link href="/" className="brand" aria-label="Predmkt home">
-          <span className="brand-mark" aria-hidden="true">◆</span> Predmkt
+          <span className="brand-mark" aria-hidden="true">
+            ◆
+          </span>{" "}
+          Predmkt
         </Link>
         <nav aria-label="Main">
           <ul className="nav-links">

@@ -2,7 +2,9 @@
 // Table rows shared by the event's live feed and the global tape.
 import Link from "next/link";
 import { formatPrice, formatUsd, traderName } from "@/lib/format";
+import { MIN_USD_CHOICES } from "@/lib/queries/views";
 import { RelativeTime } from "@/components/ui";
+import type { Column } from "@/components/data-panel";
 
 export interface TradeLike {
   id: string;
@@ -17,21 +19,36 @@ export interface TradeLike {
   timestamp: string;
 }
 
+/** Newest first (ties by id, as the API orders the tape), each trade once, at most `limit`. */
+export function mergeTrades<T extends { id: string; timestamp: string }>(streamed: readonly T[], listed: readonly T[], limit: number): T[] {
+  const byId = new Map<string, T>();
+  for (const t of [...streamed, ...listed]) if (!byId.has(t.id)) byId.set(t.id, t);
+  return [...byId.values()]
+    .sort((a, b) => b.timestamp.localeCompare(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, limit);
+}
+
 export function SideBadge({ side }: { side: "BUY" | "SELL" }) {
   return <span className={`badge ${side === "BUY" ? "badge-buy" : "badge-sell"}`}>{side === "BUY" ? "Buy" : "Sell"}</span>;
 }
 
 /** `compact` (a narrow side column): the market goes under the outcome, price and trader into the row's tooltip. */
-export function TradeRow({ trade, showMarket, flag, compact = false }: { trade: TradeLike; showMarket: boolean; flag?: string; compact?: boolean }) {
+export function TradeRow({
+  trade,
+  showMarket,
+  flag,
+  compact = false,
+}: {
+  trade: TradeLike;
+  showMarket: boolean;
+  flag?: string;
+  compact?: boolean;
+}) {
+  const whenAndSide = <WhenAndSide trade={trade} />;
   if (compact) {
     return (
       <tr data-trade-id={trade.id} title={`${formatPrice(trade.price)} · ${traderName(trade.pseudonym, trade.wallet)}`}>
-        <td>
-          <RelativeTime iso={trade.timestamp} />
-        </td>
-        <td>
-          <SideBadge side={trade.side} />
-        </td>
+        {whenAndSide}
         <td>
           {trade.outcome ?? "–"}
           {trade.question ? <span className="sub clip">{trade.question}</span> : null}
@@ -42,15 +59,10 @@ export function TradeRow({ trade, showMarket, flag, compact = false }: { trade: 
   }
   return (
     <tr data-trade-id={trade.id} className={flag ? "flagged" : undefined}>
-      <td>
-        <RelativeTime iso={trade.timestamp} />
-      </td>
-      <td>
-        <SideBadge side={trade.side} />
-      </td>
+      {whenAndSide}
       {showMarket ? (
         <td>
-          {trade.event_slug ? <Link href={`/events/${trade.event_slug}`}>{trade.question ?? trade.event_slug}</Link> : (trade.question ?? "–")}
+          <MarketLink slug={trade.event_slug} question={trade.question} />
           <span className="sub show-sm">{trade.outcome}</span>
           {flag ? (
             <span className="abnormal" data-testid="abnormal-reason">
@@ -69,40 +81,52 @@ export function TradeRow({ trade, showMarket, flag, compact = false }: { trade: 
   );
 }
 
-export function TradeHead({ showMarket, compact = false }: { showMarket: boolean; compact?: boolean }) {
-  if (compact) {
-    return (
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Side</th>
-          <th scope="col">Outcome · market</th>
-          <th scope="col" className="num">
-            Size
-          </th>
-        </tr>
-      </thead>
-    );
-  }
+/** The trade's market, linked to its event page when the event is known. */
+export function MarketLink({ slug, question }: { slug: string | null; question: string | null }) {
+  return slug ? <Link href={`/events/${slug}`}>{question ?? slug}</Link> : <>{question ?? "–"}</>;
+}
+
+/** The columns of a table of TradeRows with the same options. */
+export function tradeColumns(showMarket: boolean, compact = false): Column[] {
+  if (compact) return [{ label: "When" }, { label: "Side" }, { label: "Outcome · market" }, { label: "Size", num: true }];
+  return [
+    { label: "When" },
+    { label: "Side" },
+    ...(showMarket ? [{ label: "Market" }] : []),
+    { label: "Outcome", hideSm: showMarket },
+    { label: "Price", num: true, hideSm: true },
+    { label: "Size", num: true },
+    { label: "Trader", hideSm: true },
+  ];
+}
+
+/** A trade's first two cells: when (ticking) and its side. */
+export function WhenAndSide({ trade }: { trade: { timestamp: string; side: "BUY" | "SELL" } }) {
   return (
-    <thead>
-      <tr>
-        <th scope="col">When</th>
-        <th scope="col">Side</th>
-        {showMarket ? <th scope="col">Market</th> : null}
-        <th scope="col" className={showMarket ? "hide-sm" : undefined}>
-          Outcome
-        </th>
-        <th scope="col" className="num hide-sm">
-          Price
-        </th>
-        <th scope="col" className="num">
-          Size
-        </th>
-        <th scope="col" className="hide-sm">
-          Trader
-        </th>
-      </tr>
-    </thead>
+    <>
+      <td>
+        <RelativeTime iso={trade.timestamp} />
+      </td>
+      <td>
+        <SideBadge side={trade.side} />
+      </td>
+    </>
+  );
+}
+
+/** The minimum trade size filter: MIN_USD_CHOICES, and the current value when it is another (e.g. from the address). */
+export function MinUsdSelect({ value, onChange }: { value: number; onChange: (minUsd: number) => void }) {
+  return (
+    <label className="field">
+      <span>Minimum size</span>
+      <select name="min_usd" value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        {(MIN_USD_CHOICES as readonly number[]).includes(value) ? null : <option value={value}>≥ {formatUsd(value)}</option>}
+        {MIN_USD_CHOICES.map((v) => (
+          <option key={v} value={v}>
+            {v === 0 ? "Any size" : `≥ ${formatUsd(v)}`}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -5,7 +5,7 @@ import { formatDateTime, formatRelativeTime } from "@/lib/format";
 import type { ApiProblem } from "@/lib/queries/fetcher";
 import type { Meta } from "@/lib/queries/types";
 
-type ProblemLike = Pick<ApiProblem, "status" | "code" | "detail"> & { retryAfterS?: number | null };
+export type ProblemLike = Pick<ApiProblem, "status" | "code" | "detail"> & { retryAfterS?: number | null };
 
 /** Words a visitor can act on; never a stack trace or a raw status line. */
 export function problemMessage(problem: ProblemLike): string {
@@ -30,7 +30,12 @@ export function QueryNotice({ error, hasData, asOf }: { error: ProblemLike | nul
   return (
     <p className={hasData ? "notice notice-soft" : "notice"} role="status" data-testid="query-notice">
       {problemMessage(error)}
-      {hasData && asOf ? <> Showing data as of <RelativeTime iso={asOf} />.</> : null}
+      {hasData && asOf ? (
+        <>
+          {" "}
+          Showing data as of <RelativeTime iso={asOf} />.
+        </>
+      ) : null}
     </p>
   );
 }

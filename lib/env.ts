@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const optionalString = z
@@ -14,11 +15,56 @@ const url = (fallback?: string) =>
   fallback === undefined ? optionalString.pipe(z.url().optional()) : optionalString.transform((v) => v ?? fallback).pipe(z.url());
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   optionalString.transform((v) => (v === undefined ? fallback : Number(v))).pipe(z.number().int().min(min).max(max));
-const list = optionalString.transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : []));
+const list = optionalString.transform((v) =>
+  v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [],
+);
+// "finalized" or a number of blocks below the latest one.
+const confirmations = optionalString
+  .transform((v) => v ?? "finalized")
+  .pipe(z.union([z.literal("finalized"), z.string().regex(/^\d+$/, 'must be "finalized" or a block count').transform(Number)]));
+
+/** Which hops in front of this server may report the client's address (lib/auth/client-address.ts, SECURITY.md). */
+export type TrustProxy =
+  | { mode: "none" }
+  | { mode: "vercel" }
+  | { mode: "hops"; hops: number }
+  | { mode: "ranges"; ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] };
+
+const trustProxy = optionalString.transform((value, context): TrustProxy => {
+  if (value === undefined || value === "none" || value === "false" || value === "0") return { mode: "none" };
+  if (value === "vercel") return { mode: "vercel" };
+  if (/^\d+$/.test(value)) return { mode: "hops", hops: Math.min(Number(value), 10) };
+  const ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
+  for (const entry of value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    try {
+      ranges.push(entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.parse(entry), entry.includes(":") ? 128 : 32]);
+    } catch {
+      context.addIssue({ code: "custom", message: `"${entry}" is not an address or CIDR; use none, vercel, a hop count or a CIDR list` });
+      return z.NEVER;
+    }
+  }
+  return { mode: "ranges", ranges };
+});
+
+// Shared secrets that protect a route (cron, token signing) must not be guessable offline or online.
+const secret = optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional());
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: int(3000, 1, 65535),
+  // The interface `npm start` and the demo listen on: loopback unless a deployment says otherwise (e.g. 0.0.0.0).
+  HOST: optionalString.transform((v) => v ?? "127.0.0.1"),
+  TRUST_PROXY: trustProxy,
+  // Sites allowed to frame /embed/* (CSP frame-ancestors sources); every other page may not be framed at all.
+  EMBED_FRAME_ANCESTORS: optionalString.transform((v) => v ?? "*"),
   DATA_DIR: optionalString.transform((v) => path.resolve(/*turbopackIgnore: true*/ v ?? ".data")),
 
   DATABASE_URL: optionalString,
@@ -28,7 +74,10 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_URL: url(),
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   REDIS_URL: optionalString.pipe(
-    z.string().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL").optional(),
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
+      .optional(),
   ),
   // How long a rate-limit store call may take before the request falls back to the in-process limiter.
   RATE_LIMIT_STORE_TIMEOUT_MS: int(1000, 10, 10_000),
@@ -38,12 +87,20 @@ const EnvSchema = z.object({
   RATE_LIMIT_ANONYMOUS_PER_IP: int(60, 1),
   // Each client address's slice of the shared dashboard key (its tokens are handed to every visitor).
   RATE_LIMIT_DASHBOARD_PER_IP: int(300, 1),
+  // Server-rendered dashboard pages per client address (they read the same data as the API).
+  RATE_LIMIT_PAGES_PER_IP: int(120, 1),
+  // Failed cron authentications per client address.
+  RATE_LIMIT_CRON_FAILURES_PER_IP: int(10, 1),
+  // Largest request body the gateway reads (the token exchange is the only route with a body).
+  MAX_BODY_BYTES: int(16 * 1024, 256, 1024 * 1024),
   // How long a key lookup is cached in each server process; bounds how late a revocation takes effect.
   KEY_CACHE_TTL_S: int(30, 0, 60),
 
   // Signs browser tokens and the gateway header (HS256): short secrets can be brute-forced offline.
-  JWT_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  CRON_SECRET: optionalString,
+  JWT_SECRET: secret,
+  CRON_SECRET: secret,
+  // Bearer token Prometheus sends to /api/metrics; unset, the endpoint answers 404 (metrics are off by default).
+  METRICS_TOKEN: secret,
 
   POLYMARKET_GAMMA_URL: url("https://gamma-api.polymarket.com"),
   POLYMARKET_DATA_URL: url("https://data-api.polymarket.com"),
@@ -57,14 +114,47 @@ const EnvSchema = z.object({
   UMA_VOTING_V2_ADDRESS: optionalString.transform((v) => v ?? "0x004395edb43EFca9885CEdad51EC9fAf93Bd34ac"),
   // VotingV2's deployment block: stakers who staked before a later start block would be missing from /voters.
   UMA_VOTING_V2_FROM_BLOCK: int(16_697_232),
-  // OOv2 and the Managed OOv2 that Polymarket's newer adapters use (reference/uma-oracle.md §2.1).
-  UMA_OOV2_ADDRESSES: list.transform((v) => (v.length ? v : ["0xeE3Afe347D5C74317041E2618C49534dAf887c24", "0x2C0367a9DB231dDeBd88a94b4f6461a6e47C58B1"])),
+  // OOv2 and the Managed OOv2 that Polymarket's newer adapters use (docs/oracle-facts.md#deployments).
+  UMA_OOV2_ADDRESSES: list.transform((v) =>
+    v.length ? v : ["0xeE3Afe347D5C74317041E2618C49534dAf887c24", "0x2C0367a9DB231dDeBd88a94b4f6461a6e47C58B1"],
+  ),
   UMA_OOV2_FROM_BLOCK: int(35_000_000),
   POLYMARKET_UMA_REQUESTERS: list,
   UMA_ORACLE_CHILD_TUNNEL_ADDRESS: optionalString,
   ORACLE_LOG_CHUNK_SIZE: int(10_000, 1, 1_000_000),
+  // Polygon's own starting range: UMA's Polygon monitor scans 3,499 blocks at a time (monitor-v2 monitor-polymarket).
+  ORACLE_POLYGON_LOG_CHUNK_SIZE: int(3_499, 1, 1_000_000),
+  // How far behind the head the oracle indexer stops: "finalized" (the chain's finalized tag) or a block count.
+  ORACLE_ETH_CONFIRMATIONS: confirmations,
+  ORACLE_POLYGON_CONFIRMATIONS: confirmations,
+  // Requests per second the oracle sends to each RPC (public RPCs answer 429 above their limit).
+  ORACLE_RPC_MAX_RPS: int(20, 1, 10_000),
+  // Seconds between two oracle indexer passes in `npm run sampler` and in a server with SAMPLER_INTERVAL_S set.
+  ORACLE_INDEX_INTERVAL_S: int(30, 1, 3600),
+  // Stakers whose post-slash stake is refreshed one by one (getVoterStakePostUpdate); the rest keep voterStakes().stake.
+  ORACLE_TOP_VOTERS: int(200, 1, 10_000),
 
   SAMPLER_INTERVAL_S: int(0, 0, 3600),
+  // Whales across the platform (lib/sampler/whales.ts): open markets with at least this total volume (USD) get top holders.
+  WHALE_MIN_VOLUME_USD: int(10_000, 0),
+  // The live stream (docs/stream.md): the worker's websockets, the stream's limits and timings.
+  // Run the ingest worker (websockets + sampler loop) inside the server: the embedded database allows one process only.
+  WORKER_IN_SERVER: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()).transform((v) => v === "true" || v === "1"),
+  POLYMARKET_CLOB_WS_URL: url("wss://ws-subscriptions-clob.polymarket.com/ws/market"),
+  POLYMARKET_RTDS_URL: url("wss://ws-live-data.polymarket.com"),
+  // A socket that has said nothing (not even a PONG) for this long is taken as stalled and reconnected.
+  WORKER_WATCHDOG_S: int(30, 2, 600),
+  WORKER_MAX_ASSETS_PER_SOCKET: int(500, 1, 5000),
+  STREAM_MAX_DURATION_S: int(300, 5, 86_400),
+  STREAM_HEARTBEAT_S: int(15, 1, 300),
+  STREAM_RETRY_MS: int(2000, 100, 600_000),
+  STREAM_LIMIT_STARTER: int(2, 0),
+  STREAM_LIMIT_PRO: int(10, 0),
+  STREAM_LIMIT_ENTERPRISE: int(100, 0),
+  // Dashboard visitors share the dashboard key's streams; each client address may hold this many of them.
+  STREAM_LIMIT_DASHBOARD_PER_ADDRESS: int(4, 1),
+  // Bytes of built answers (sampled, -live, oracle) each server process keeps in memory, least recently used first out.
+  ANSWER_CACHE_MAX_MB: int(64, 1, 4096),
   // Where `npm run demo` builds and serves the app from (the e2e suite reuses the integration tests' build).
   NEXT_DIST_DIR: optionalString.transform((v) => v ?? ".next"),
   DASHBOARD_API_KEY: optionalString,
@@ -76,10 +166,10 @@ export type Env = z.infer<typeof EnvSchema> & { JWT_SECRET: string; CRON_SECRET:
 // (never in the repo). A deployment (DATABASE_URL set) must provide them.
 function localSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, "secrets.json");
-  const secrets: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  const secrets: Record<string, string> = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};
   if (!secrets[name]) {
     secrets[name] = randomBytes(32).toString("base64url");
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // private: lib/db/private-state.ts
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return secrets[name];

@@ -11,7 +11,8 @@ const integer = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
 // server-rendered text differ from the hydrated text.
 function compactNumber(value: number): string {
   const abs = Math.abs(value);
-  const [divisor, suffix] = abs >= 1e12 ? [1e12, "T"] : abs >= 1e9 ? [1e9, "B"] : abs >= 1e6 ? [1e6, "M"] : abs >= 1e3 ? [1e3, "K"] : [1, ""];
+  const [divisor, suffix] =
+    abs >= 1e12 ? [1e12, "T"] : abs >= 1e9 ? [1e9, "B"] : abs >= 1e6 ? [1e6, "M"] : abs >= 1e3 ? [1e3, "K"] : [1, ""];
   let digits = (abs / divisor).toFixed(1);
   if (digits.endsWith(".0")) digits = digits.slice(0, -2);
   return `${value < 0 ? "-" : ""}${digits}${suffix}`;

@@ -1,6 +1,6 @@
 // `npm run demo`: everything offline on embedded defaults. Builds the app if its sources changed, starts the Polymarket
 // simulator and the local chains, starts the production server on PORT (3000) with the embedded database and the
-// sampler loop, then issues (or reuses) a demo API key and prints it.
+// ingest worker (websockets + sampler loop) inside it, then issues (or reuses) a demo API key and prints it.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { createApiKey, findKeyByPlaintext } from "@/lib/auth/api-key";
 import { openToolDb } from "@/lib/db/tool-client";
 import { env } from "@/lib/env";
 import { startLocalChains } from "@/sim/chain";
+import { REALISTIC_LIMITS } from "@/sim/rpc/standin";
 import { startSimulator } from "@/sim/polymarket";
 import { ensureBuild, ROOT } from "./lib/build";
 
@@ -46,21 +47,34 @@ async function demoKey(): Promise<string> {
 async function main() {
   const started = Date.now();
   ensureBuild(env.NEXT_DIST_DIR);
-  const [simulator, chains] = await Promise.all([startSimulator({ seed: 1, scale: "demo" }), startLocalChains({ logChunkSize: 2_000 })]);
-  const url = `http://127.0.0.1:${env.PORT}`;
-  const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(env.PORT)], {
+  const [simulator, chains] = await Promise.all([
+    startSimulator({ seed: 1, scale: "demo" }),
+    startLocalChains({ logChunkSize: 2_000, limits: REALISTIC_LIMITS }),
+  ]);
+  const host = ["0.0.0.0", "::"].includes(env.HOST) ? "127.0.0.1" : env.HOST;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${env.PORT}`;
+  // The production entry: listens on HOST (loopback unless set) and tells the gateway each connection's address.
+  const server = spawn(process.execPath, [path.join(ROOT, "scripts/server.mjs")], {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
     env: {
       ...process.env,
       ...chains.env,
       NODE_ENV: "production",
+      PORT: String(env.PORT),
+      HOST: env.HOST,
       NEXT_TELEMETRY_DISABLED: "1",
       NEXT_DIST_DIR: env.NEXT_DIST_DIR,
       POLYMARKET_GAMMA_URL: simulator.gammaUrl,
       POLYMARKET_DATA_URL: simulator.dataUrl,
       POLYMARKET_CLOB_URL: simulator.clobUrl,
+      POLYMARKET_CLOB_WS_URL: simulator.clobWsUrl,
+      POLYMARKET_RTDS_URL: simulator.rtdsUrl,
       SAMPLER_INTERVAL_S: process.env.SAMPLER_INTERVAL_S ?? "15",
+      // The embedded database has one owner, so the ingest worker (websockets + sampler loop) runs in the server.
+      WORKER_IN_SERVER: process.env.WORKER_IN_SERVER ?? "true",
+      // The chains sit behind public-RPC stand-ins with realistic limits (25 requests/s among them): stay below.
+      ORACLE_RPC_MAX_RPS: "20",
     },
   });
   let stopping = false;
@@ -79,6 +93,8 @@ async function main() {
   process.on("SIGTERM", () => void stop(0));
   server.on("exit", (code) => void stop(code ?? 1));
 
+  // Where the simulator listens (its controls, e.g. /__sim/ws/emitted), for browser tests and curious users.
+  writeFileSync(path.join(env.DATA_DIR, "simulator.json"), JSON.stringify({ url: simulator.url }) + "\n");
   await waitForHealth(url, server);
   const key = await demoKey();
   const line = "─".repeat(78);
@@ -88,6 +104,7 @@ async function main() {
     API reference  ${url}/docs   (OpenAPI: ${url}/api/openapi.json)
     health         ${url}/api/health
     upstream       Polymarket simulator at ${simulator.url}; local chains at ${chains.ethRpcUrl}, ${chains.polygonRpcUrl}
+                   (public-RPC stand-ins: GET ${chains.ethRpcUrl}/__standin shows limits and counters, POST changes them)
 
   Demo API key (pro tier, also saved in ${path.relative(ROOT, DEMO_KEY_FILE)}):
 ${key}
@@ -95,7 +112,9 @@ ${key}
   Try:
     curl -H "Authorization: Bearer ${key}" ${url}/api/predmkt/stats
     curl -H "Authorization: Bearer ${key}" ${url}/api/oracle/summary
-  The sampler fills the sampled endpoints every ${process.env.SAMPLER_INTERVAL_S ?? "15"} s. Ctrl-C stops everything.
+    curl -N "${url}/api/predmkt/stream?api_key=${key}&topics=trades,ticks"
+  Trades arrive live from the simulator's websockets; the sampler fills the rest every ${process.env.SAMPLER_INTERVAL_S ?? "15"} s.
+  Ctrl-C stops everything.
 ${line}\n`);
 }
 

@@ -3,6 +3,9 @@
 // say how to run the sampler instead (inside that server), because a second PGlite on the same files corrupts them.
 import { closeDb, liveOwner, pgliteDir } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { defaultOracleContext } from "@/lib/oracle/context";
+import { startOracleIndexerLoop } from "@/lib/oracle/indexer";
+import { startResolutionPublisher } from "@/lib/resolution/push";
 import { startSamplerLoop } from "@/lib/sampler";
 
 function main(): void {
@@ -21,16 +24,24 @@ function main(): void {
   const interval = env.SAMPLER_INTERVAL_S > 0 ? env.SAMPLER_INTERVAL_S : 60;
   console.log(`sampler: a pass every ${interval} s against ${env.embeddedDatabase ? pgliteDir() : "DATABASE_URL"} (Ctrl-C to stop)`);
   const stop = startSamplerLoop(interval);
+  // The oracle indexer (chain logs and the oracle endpoints' stored answers) runs in the same process.
+  const oracle = defaultOracleContext();
+  console.log(`oracle indexer: a pass every ${oracle.config.indexIntervalS} s`);
+  const stopOracle = startOracleIndexerLoop(oracle, oracle.config.indexIntervalS);
+  // Each new disputes answer's lifecycle transitions go to the live stream's `resolution` topic.
+  const stopPublisher = startResolutionPublisher(oracle);
   // The loop's timers are unref'd; this keeps the process alive until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const shutdown = async () => {
     stop();
+    stopOracle();
+    stopPublisher();
     clearInterval(keepAlive);
     await closeDb();
     process.exit(0);
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
 }
 
 main();

@@ -13,8 +13,8 @@ export default function DashboardLayout({ children }: { children: React.ReactNod
       </main>
       <footer className="site-footer">
         <div className="container">
-          Public dashboard over the same data as the <Link href="/docs">keyed JSON API</Link>. Sampled figures refresh every few
-          seconds; <code>-live</code> panels come straight from Polymarket (cached 10–90 s); oracle figures are read on-chain.
+          Public dashboard over the same data as the <Link href="/docs">keyed JSON API</Link>. Sampled figures refresh every few seconds;{" "}
+          <code>-live</code> panels come straight from Polymarket (cached 10–90 s); oracle figures are read on-chain.
         </div>
       </footer>
     </>

@@ -26,7 +26,13 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     initialFrom<Stats>(getStats),
     initialFrom<Category[]>(listCategories),
     initialFrom<EventSummary[]>(() =>
-      listEvents({ q: view.q || undefined, category: view.category || undefined, order: view.order, limit: EVENTS_PAGE_SIZE, offset: view.offset }),
+      listEvents({
+        q: view.q || undefined,
+        category: view.category || undefined,
+        order: view.order,
+        limit: EVENTS_PAGE_SIZE,
+        offset: view.offset,
+      }),
     ),
   ]);
   return (

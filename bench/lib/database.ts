@@ -1,6 +1,5 @@
 // The benchmark's database: a throwaway PostgreSQL database when a server is reachable (trust auth on loopback, as in
 // CI), dropped at the end; otherwise the server's embedded PGlite, reached through its socket bridge.
-import net from "node:net";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -9,23 +8,9 @@ import type { Tier } from "@/lib/auth/tiers";
 import { migratePostgres } from "@/lib/db/migrate-postgres";
 import { bridgeUrlFor } from "@/lib/db/tool-client";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+export { reachable } from "@/scripts/lib/net";
 
 export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-export function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 5432) }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.setTimeout(1000, () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on("error", () => resolve(false));
-  });
-}
 
 export interface BenchDatabase {
   kind: "postgresql" | "pglite";

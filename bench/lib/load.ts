@@ -18,6 +18,8 @@ export interface LoadResult {
 
 export interface LoadOptions {
   url: string;
+  /** GET unless said otherwise. */
+  method?: string;
   headers?: Record<string, string>;
   connections?: number;
   seconds: number;
@@ -39,17 +41,19 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   const instance = autocannon({
     url: options.url,
+    method: options.method ?? "GET",
     headers: options.headers,
     connections: options.connections ?? 10,
     duration: options.seconds,
     timeout: options.timeoutS ?? 30,
     ...(options.path ? { requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: options.path!() }) }] } : {}),
-  } as autocannon.Options) as unknown as autocannon.Instance & Promise<autocannon.Result>;
+  } as autocannon.Options) as unknown as autocannon.Instance;
   instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     times.push(responseTime);
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   });
-  const result = await instance;
+  // autocannon's instance is also a promise of its result, which its types do not say.
+  const result = await (instance as unknown as Promise<autocannon.Result>);
   return summarize(times, options.seconds, statuses, result.errors, result.timeouts);
 }
 
@@ -73,21 +77,36 @@ export function summarize(times: number[], seconds: number, statuses: Record<str
  * Runs each target for `seconds` split into `rounds` short runs, taking turns (A B C, A B C, ...), and merges each
  * target's runs: a change in background load then hits every target alike instead of whichever ran at the time.
  */
-export async function interleaved<T extends { url: string; headers?: Record<string, string> }>(targets: T[], seconds: number, rounds: number, onRound?: (round: number) => void): Promise<LoadResult[]> {
+export async function interleaved<T extends { url: string; method?: string; headers?: Record<string, string> }>(
+  targets: T[],
+  seconds: number,
+  rounds: number,
+  onRound?: (round: number) => void,
+): Promise<LoadResult[]> {
   const runs: LoadResult[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     onRound?.(round);
-    for (const [i, target] of targets.entries()) runs[i].push(await load({ url: target.url, headers: target.headers, seconds: seconds / rounds }));
+    for (const [i, target] of targets.entries())
+      runs[i].push(await load({ url: target.url, method: target.method, headers: target.headers, seconds: seconds / rounds }));
   }
   return runs.map((list) => {
     const statuses: Record<string, number> = {};
     for (const r of list) for (const [code, n] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
-    return summarize(list.flatMap((r) => r.times), seconds, statuses, list.reduce((n, r) => n + r.errors, 0), list.reduce((n, r) => n + r.timeouts, 0));
+    return summarize(
+      list.flatMap((r) => r.times),
+      seconds,
+      statuses,
+      list.reduce((n, r) => n + r.errors, 0),
+      list.reduce((n, r) => n + r.timeouts, 0),
+    );
   });
 }
 
 /** Sequential requests, one at a time: the latency of a single request without queueing behind others. */
-export async function sequential(count: number, send: (i: number) => Promise<Response>): Promise<{ p50_ms: number; p95_ms: number; max_ms: number; statuses: Record<string, number> }> {
+export async function sequential(
+  count: number,
+  send: (i: number) => Promise<Response>,
+): Promise<{ p50_ms: number; p95_ms: number; max_ms: number; statuses: Record<string, number> }> {
   const times: number[] = [];
   const statuses: Record<string, number> = {};
   for (let i = 0; i < count; i++) {

@@ -11,10 +11,11 @@ export { freePort };
 const children = new Set<ChildProcess>();
 const stoppers = new Set<() => Promise<void>>();
 
-
 export interface Child {
   url: string;
   port: number;
+  /** The process id (the server's memory is read from /proc/<pid> and its children). */
+  pid: number;
   logs: () => string;
   stop: () => Promise<void>;
 }
@@ -53,14 +54,20 @@ async function waitForHttp(url: string, child: ChildProcess, logs: () => string,
   }
 }
 
-/** `next start` of the build in `distDir` with `env` on a free loopback port. */
+/** The production server (`npm start`'s scripts/server.mjs) of the build in `distDir` with `env` on a free loopback port. */
 export async function startServer(distDir: string, env: Record<string, string>): Promise<Child> {
   const port = await freePort();
   const fullEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) fullEnv[k] = v;
   delete fullEnv.PGLITE_DIR;
-  Object.assign(fullEnv, env, { NEXT_DIST_DIR: distDir, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" });
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  Object.assign(fullEnv, env, {
+    NEXT_DIST_DIR: distDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+  });
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/server.mjs")], {
     cwd: ROOT,
     env: fullEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
@@ -68,21 +75,25 @@ export async function startServer(distDir: string, env: Record<string, string>):
   const { logs, stop } = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/api/ping`, child, logs, (s) => s === 200);
-  return { url, port, logs, stop };
+  return { url, port, pid: child.pid!, logs, stop };
 }
 
 /** The Polymarket simulator (`sim/polymarket/main.ts`) at bench scale. */
 export async function startSimulatorProcess(scale: "demo" | "bench" = "bench", seed = 1): Promise<Child> {
   const port = await freePort();
   // tsx as a loader in this one process: the tsx CLI would run the simulator in a grandchild.
-  const child = spawn(process.execPath, ["--import", "tsx", "sim/polymarket/main.ts", "--port", String(port), "--seed", String(seed), "--scale", scale], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "sim/polymarket/main.ts", "--port", String(port), "--seed", String(seed), "--scale", scale],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const { logs, stop } = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/__sim/counters`, child, logs, (s) => s === 200);
-  return { url, port, logs, stop };
+  return { url, port, pid: child.pid!, logs, stop };
 }
 
 /** A bare node:http server that answers every request with exactly `body` and `headers` (the baseline). */
@@ -94,13 +105,17 @@ export async function startBareServer(body: string, headers: Record<string, stri
     const headers = JSON.parse(process.env.BARE_HEADERS);
     http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); }).listen(${port}, "127.0.0.1");`;
   const child = spawn(process.execPath, ["-e", script], {
-    env: { ...process.env, BARE_BODY: body, BARE_HEADERS: JSON.stringify({ ...headers, "content-length": String(Buffer.byteLength(body)) }) },
+    env: {
+      ...process.env,
+      BARE_BODY: body,
+      BARE_HEADERS: JSON.stringify({ ...headers, "content-length": String(Buffer.byteLength(body)) }),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const { logs, stop } = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(url, child, logs, (s) => s === 200, 10_000);
-  return { url, port, logs, stop };
+  return { url, port, pid: child.pid!, logs, stop };
 }
 
 export async function stopAll(): Promise<void> {

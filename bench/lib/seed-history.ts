@@ -38,11 +38,17 @@ const CLASS = `((o.id * 37 + 11) % 100)`;
 
 export async function seedHistory(client: pg.Client, progress: (line: string) => void, chunkOutcomes = 2000): Promise<SeedResult> {
   const started = performance.now();
-  const [{ lo, hi, n }] = (await client.query(`SELECT min(id) AS lo, max(id) AS hi, count(*)::int AS n FROM outcomes`)).rows as { lo: number; hi: number; n: number }[];
+  const [{ lo, hi, n }] = (await client.query(`SELECT min(id) AS lo, max(id) AS hi, count(*)::int AS n FROM outcomes`)).rows as {
+    lo: number;
+    hi: number;
+    n: number;
+  }[];
   const [{ markets }] = (await client.query(`SELECT count(*)::int AS markets FROM markets`)).rows as { markets: number }[];
   if (!n) throw new Error("no outcomes to seed history for: the sampler pass stored none");
   // History ends just before the sampler's own first sample, so seeded rows never collide with real ones.
-  const [{ first }] = (await client.query(`SELECT extract(epoch FROM min(t))::bigint AS first FROM price_samples`)).rows as { first: string | null }[];
+  const [{ first }] = (await client.query(`SELECT extract(epoch FROM min(t))::bigint AS first FROM price_samples`)).rows as {
+    first: string | null;
+  }[];
   const end = (first ? Number(first) : Math.floor(Date.now() / 1000)) - 60;
   const rows: Record<string, number> = {};
   for (const tier of SEED_PLAN) {
@@ -73,7 +79,14 @@ export async function seedHistory(client: pg.Client, progress: (line: string) =>
   await client.query(`VACUUM ANALYZE price_samples`);
   await client.query(`ANALYZE outcomes`);
   const total = Object.values(rows).reduce((a, b) => a + b, 0);
-  return { outcomes: n, markets, rows_by_resolution: rows, rows_total: total, seconds: Math.round((performance.now() - started) / 100) / 10, end: new Date(end * 1000).toISOString() };
+  return {
+    outcomes: n,
+    markets,
+    rows_by_resolution: rows,
+    rows_total: total,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+    end: new Date(end * 1000).toISOString(),
+  };
 }
 
 export async function databaseSize(client: pg.Client): Promise<{ total_mb: number; tables: Record<string, { rows: number; mb: number }> }> {

@@ -85,14 +85,31 @@ export function TimeLineChart({
 }
 
 /** A tiny chart without axes, for the embeddable widget. */
-export function Sparkline({ points, height = 48, color = SERIES_COLORS[0], label }: { points: { x: number; y: number }[]; height?: number; color?: string; label: string }) {
+export function Sparkline({
+  points,
+  height = 48,
+  color = SERIES_COLORS[0],
+  label,
+}: {
+  points: { x: number; y: number }[];
+  height?: number;
+  color?: string;
+  label: string;
+}) {
   return (
     <figure className="sparkline" aria-label={label} data-testid="sparkline">
       <ResponsiveContainer width="100%" height={height}>
         <LineChart data={points} margin={{ top: 4, right: 4, bottom: 4, left: 4 }}>
           <XAxis dataKey="x" type="number" domain={["dataMin", "dataMax"]} hide />
           <YAxis domain={["dataMin", "dataMax"]} hide />
-          <Line dataKey="y" stroke={color} strokeWidth={2} dot={{ r: 1.5, strokeWidth: 0, fill: color }} isAnimationActive={false} type="monotone" />
+          <Line
+            dataKey="y"
+            stroke={color}
+            strokeWidth={2}
+            dot={{ r: 1.5, strokeWidth: 0, fill: color }}
+            isAnimationActive={false}
+            type="monotone"
+          />
         </LineChart>
       </ResponsiveContainer>
     </figure>

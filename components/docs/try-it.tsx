@@ -29,7 +29,8 @@ export function TryIt({ path, keyed, params }: { path: string; keyed: boolean; p
     setFailure(null);
     try {
       let resolved = path;
-      for (const p of params.filter((p) => p.in === "path")) resolved = resolved.replace(`{${p.name}}`, encodeURIComponent(values[p.name] ?? ""));
+      for (const p of params.filter((p) => p.in === "path"))
+        resolved = resolved.replace(`{${p.name}}`, encodeURIComponent(values[p.name] ?? ""));
       const query = Object.fromEntries(params.filter((p) => p.in === "query").map((p) => [p.name, values[p.name]]));
       const token = keyed ? await getDashboardToken() : undefined;
       const url = buildUrl(resolved, query, token);
@@ -58,7 +59,7 @@ export function TryIt({ path, keyed, params }: { path: string; keyed: boolean; p
   }
 
   return (
-    <form className="try-it" onSubmit={send} aria-label={`Try GET ${path}`}>
+    <form className="try-it" onSubmit={(event) => void send(event)} aria-label={`Try GET ${path}`}>
       {params.length ? (
         <div className="controls">
           {params.map((p) => (

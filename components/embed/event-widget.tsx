@@ -9,13 +9,25 @@ import { Sparkline } from "@/components/charts/line-chart";
 
 const SHOWN = 4;
 
-export function EventWidget({ slug, initialEvent, initialHistory }: { slug: string; initialEvent: Initial<EventDetail>; initialHistory: Initial<LiveSeries[]> }) {
+export function EventWidget({
+  slug,
+  initialEvent,
+  initialHistory,
+}: {
+  slug: string;
+  initialEvent: Initial<EventDetail>;
+  initialHistory: Initial<LiveSeries[]>;
+}) {
   const event = useApi<EventDetail>(`/api/predmkt/events/${slug}`, {}, { initial: initialEvent, refreshMs: 20_000 });
-  const history = useApi<LiveSeries[]>(`/api/predmkt/events/${slug}/history-live`, { interval: "1d", markets: 1 }, {
-    initial: initialHistory,
-    initialParams: { interval: "1d", markets: 1 },
-    refreshMs: 90_000,
-  });
+  const history = useApi<LiveSeries[]>(
+    `/api/predmkt/events/${slug}/history-live`,
+    { interval: "1d", markets: 1 },
+    {
+      initial: initialHistory,
+      initialParams: { interval: "1d", markets: 1 },
+      refreshMs: 90_000,
+    },
+  );
   const detail = event.data?.data;
   const open = (detail?.markets ?? []).filter((m) => !m.closed);
   // One market: show its outcomes. Several: the leading outcome of the biggest ones.

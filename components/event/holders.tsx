@@ -5,6 +5,7 @@ import type { Initial, LiveHolderGroup } from "@/lib/queries/types";
 import { useApi } from "@/lib/queries/use-api";
 import { HOLDERS_LIMIT } from "@/lib/queries/views";
 import { EmptyState, QueryNotice, SkeletonRows, SourceNote } from "@/components/ui";
+import { DataTable } from "@/components/data-panel";
 
 export function TopHolders({
   markets,
@@ -20,7 +21,12 @@ export function TopHolders({
   const { data, error, serverError } = useApi<LiveHolderGroup[]>(
     `/api/predmkt/markets/${marketId}/holders-live`,
     { limit: HOLDERS_LIMIT },
-    { initial: marketId === initialMarketId ? initial : undefined, initialParams: { limit: HOLDERS_LIMIT }, refreshMs: 60_000, enabled: !!marketId },
+    {
+      initial: marketId === initialMarketId ? initial : undefined,
+      initialParams: { limit: HOLDERS_LIMIT },
+      refreshMs: 60_000,
+      enabled: !!marketId,
+    },
   );
   const groups = data?.data;
   return (
@@ -47,7 +53,9 @@ export function TopHolders({
       {!marketId ? (
         <EmptyState>No market to show holders for.</EmptyState>
       ) : !groups ? (
-        error || serverError ? null : <SkeletonRows rows={5} label="Loading holders" />
+        error || serverError ? null : (
+          <SkeletonRows rows={5} label="Loading holders" />
+        )
       ) : (
         <div className="holder-groups">
           {groups.map((g) => (
@@ -56,30 +64,17 @@ export function TopHolders({
               {g.holders.length === 0 ? (
                 <EmptyState>No holders.</EmptyState>
               ) : (
-                <div className="table-wrap">
-                  <table className="data compact" data-testid="holders-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">#</th>
-                        <th scope="col">Holder</th>
-                        <th scope="col" className="num">
-                          Shares
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {g.holders.map((h, i) => (
-                        <tr key={h.wallet}>
-                          <td>{i + 1}</td>
-                          <td className="trader" title={h.wallet}>
-                            {h.name || traderName(h.pseudonym, h.wallet)}
-                          </td>
-                          <td className="num">{formatCompact(h.shares)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable testId="holders-table" compact columns={[{ label: "#" }, { label: "Holder" }, { label: "Shares", num: true }]}>
+                  {g.holders.map((h, i) => (
+                    <tr key={h.wallet}>
+                      <td>{i + 1}</td>
+                      <td className="trader" title={h.wallet}>
+                        {h.name || traderName(h.pseudonym, h.wallet)}
+                      </td>
+                      <td className="num">{formatCompact(h.shares)}</td>
+                    </tr>
+                  ))}
+                </DataTable>
               )}
             </div>
           ))}

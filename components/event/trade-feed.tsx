@@ -1,68 +1,74 @@
 "use client";
 import { useState } from "react";
-import { formatUsd } from "@/lib/format";
 import type { Initial, LiveTrade } from "@/lib/queries/types";
 import { useApi } from "@/lib/queries/use-api";
-import { EVENT_FEED_LIMIT, MIN_USD_CHOICES, type TradeSideFilter } from "@/lib/queries/views";
-import { EmptyState, QueryNotice, Segmented, SkeletonRows, SourceNote } from "@/components/ui";
-import { TradeHead, TradeRow } from "@/components/trade-rows";
+import { useStream } from "@/lib/queries/use-stream";
+import { EVENT_FEED_LIMIT, type TradeSideFilter } from "@/lib/queries/views";
+import { DataPanel, DataTable } from "@/components/data-panel";
+import { Segmented } from "@/components/ui";
+import { StreamStatus } from "@/components/stream-status";
+import { mergeTrades, MinUsdSelect, tradeColumns, TradeRow, type TradeLike } from "@/components/trade-rows";
 
 export function EventTradeFeed({ slug, initial }: { slug: string; initial?: Initial<LiveTrade[]> }) {
   const [side, setSide] = useState<TradeSideFilter>("");
   const [minUsd, setMinUsd] = useState(0);
   const params = { side: side || undefined, min_usd: minUsd || undefined, limit: EVENT_FEED_LIMIT };
-  const { data, error, serverError } = useApi<LiveTrade[]>(`/api/predmkt/events/${slug}/activity-live`, params, {
+  const [streamed, setStreamed] = useState<TradeLike[]>([]);
+  // The event's trades as the service stores them; the upstream's live page is the first page and the fallback.
+  const stream = useStream({ topics: "trades", event: slug, min_usd: minUsd || undefined }, (event, trade) => {
+    if (event === "trade") setStreamed((prev) => [trade as TradeLike, ...prev].slice(0, EVENT_FEED_LIMIT));
+  });
+  const query = useApi<LiveTrade[]>(`/api/predmkt/events/${slug}/activity-live`, params, {
     initial,
     initialParams: { limit: EVENT_FEED_LIMIT },
-    refreshMs: 10_000,
+    refreshMs: stream.state === "live" ? 0 : 10_000,
   });
-  const trades = data?.data;
+  const trades = query.data
+    ? mergeTrades<TradeLike>(
+        streamed.filter((t) => !side || t.side === side),
+        query.data.data,
+        EVENT_FEED_LIMIT,
+      )
+    : undefined;
   return (
-    <section className="panel" aria-labelledby="feed-title">
-      <div className="panel-header">
-        <h2 id="feed-title">Live trades</h2>
-        <SourceNote meta={data?.meta} />
-      </div>
-      <div className="controls">
-        <Segmented<TradeSideFilter>
-          label="Side"
-          name="side"
-          options={[
-            { value: "", label: "Both" },
-            { value: "BUY", label: "Buys" },
-            { value: "SELL", label: "Sells" },
-          ]}
-          value={side}
-          onChange={setSide}
-        />
-        <label className="field">
-          <span>Minimum size</span>
-          <select name="min_usd" value={minUsd} onChange={(e) => setMinUsd(Number(e.target.value))}>
-            {MIN_USD_CHOICES.map((v) => (
-              <option key={v} value={v}>
-                {v === 0 ? "Any size" : `≥ ${formatUsd(v)}`}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <QueryNotice error={error ?? serverError} hasData={!!trades} asOf={data?.meta.as_of} />
-      {!trades ? (
-        error || serverError ? null : <SkeletonRows rows={6} label="Loading trades" />
-      ) : trades.length === 0 ? (
-        <EmptyState>No trades match these filters.</EmptyState>
-      ) : (
-        <div className="table-wrap scroll-y">
-          <table className="data" data-testid="event-trades">
-            <TradeHead showMarket={false} compact />
-            <tbody>
-              {trades.map((t) => (
-                <TradeRow key={t.id} trade={t} showMarket={false} compact />
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <DataPanel
+      id="feed"
+      title="Live trades"
+      query={query}
+      rows={trades}
+      status={<StreamStatus state={stream.state} />}
+      controls={
+        <>
+          <Segmented<TradeSideFilter>
+            label="Side"
+            name="side"
+            options={[
+              { value: "", label: "Both" },
+              { value: "BUY", label: "Buys" },
+              { value: "SELL", label: "Sells" },
+            ]}
+            value={side}
+            onChange={setSide}
+          />
+          <MinUsdSelect
+            value={minUsd}
+            onChange={(v) => {
+              setMinUsd(v);
+              setStreamed([]);
+            }}
+          />
+        </>
+      }
+      loading={{ rows: 6, label: "Loading trades" }}
+      empty="No trades match these filters."
+    >
+      {(rows) => (
+        <DataTable testId="event-trades" scroll columns={tradeColumns(false, true)}>
+          {rows.map((t) => (
+            <TradeRow key={t.id} trade={t} showMarket={false} compact />
+          ))}
+        </DataTable>
       )}
-    </section>
+    </DataPanel>
   );
 }

@@ -6,8 +6,9 @@ import { useEffect, useId, useState } from "react";
 import { formatDate, formatInteger, formatUsd } from "@/lib/format";
 import type { Category, EventSummary, Initial } from "@/lib/queries/types";
 import { useApi } from "@/lib/queries/use-api";
-import { EVENT_ORDERS, type EventOrder, EVENTS_PAGE_SIZE, type EventsView, eventsQuery } from "@/lib/queries/views";
+import { EVENT_ORDER_OPTIONS, type EventOrder, EVENTS_PAGE_SIZE, type EventsView, eventsQuery } from "@/lib/queries/views";
 import { EmptyState, emptyMessage, Pager, QueryNotice, SkeletonRows, SourceNote } from "@/components/ui";
+import { DataPanel, DataTable } from "@/components/data-panel";
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -55,7 +56,6 @@ export function EventsExplorer({
 
   // A new filter starts at the first page.
   const resetPage = () => setOffset(0);
-  const rows = events.data?.data;
   const cats = categories.data?.data ?? [];
   const loadingFresh = events.isFetching && events.isPlaceholderData;
 
@@ -68,7 +68,11 @@ export function EventsExplorer({
         </div>
         <QueryNotice error={categories.error ?? categories.serverError} hasData={cats.length > 0} asOf={categories.data?.meta.as_of} />
         {cats.length === 0 && !categories.error && !categories.serverError ? (
-          categories.isLoading ? <SkeletonRows rows={1} /> : <EmptyState>{emptyMessage(categories.data?.meta, "No categories yet.")}</EmptyState>
+          categories.isLoading ? (
+            <SkeletonRows rows={1} />
+          ) : (
+            <EmptyState>{emptyMessage(categories.data?.meta, "No categories yet.")}</EmptyState>
+          )
         ) : (
           <ul className="chips" data-testid="categories">
             <li>
@@ -94,99 +98,86 @@ export function EventsExplorer({
         )}
       </section>
 
-      <section className="panel" aria-labelledby={`${ids}-events`}>
-        <div className="panel-header">
-          <h2 id={`${ids}-events`}>Events</h2>
-          <SourceNote meta={events.data?.meta} />
-        </div>
-        <form className="controls" role="search" onSubmit={(e) => e.preventDefault()}>
-          <label className="field">
-            <span>Search events</span>
-            <input
-              type="search"
-              name="q"
-              value={search}
-              maxLength={200}
-              placeholder="Title contains…"
-              onChange={(e) => (setSearch(e.target.value), resetPage())}
-            />
-          </label>
-          <label className="field">
-            <span>Category</span>
-            <select name="category" value={category} onChange={(e) => (setCategory(e.target.value), resetPage())}>
-              <option value="">All categories</option>
-              {cats.map((c) => (
-                <option key={c.slug} value={c.slug}>
-                  {c.label}
-                </option>
-              ))}
-              {category && !cats.some((c) => c.slug === category) ? <option value={category}>{category}</option> : null}
-            </select>
-          </label>
-          <label className="field">
-            <span>Sort by</span>
-            <select name="order" value={order} onChange={(e) => (setOrder(e.target.value as EventOrder), resetPage())}>
-              {EVENT_ORDERS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        </form>
-        <QueryNotice error={events.error ?? events.serverError} hasData={!!rows} asOf={events.data?.meta.as_of} />
-        {!rows ? (
-          events.error || events.serverError ? null : <SkeletonRows rows={8} label="Loading events" />
-        ) : rows.length === 0 ? (
-          <EmptyState>{emptyMessage(events.data?.meta, q || category ? "No open events match these filters." : "No open events.")}</EmptyState>
-        ) : (
-          <div className="table-wrap" aria-busy={loadingFresh}>
-            <table className="data" data-testid="events-table">
-              <caption className="visually-hidden">Open events, sorted by {EVENT_ORDERS.find((o) => o.value === order)?.label}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col" className="num hide-sm">
-                    Markets
-                  </th>
-                  <th scope="col" className="num" aria-sort={order === "volume24hr" ? "descending" : undefined}>
-                    24 h volume
-                  </th>
-                  <th scope="col" className="num hide-sm" aria-sort={order === "volume" ? "descending" : undefined}>
-                    Volume
-                  </th>
-                  <th scope="col" className="num" aria-sort={order === "liquidity" ? "descending" : undefined}>
-                    Liquidity
-                  </th>
-                  <th scope="col" className="hide-sm">
-                    Ends
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((e) => (
-                  <tr key={e.id}>
-                    <td>
-                      <Link href={`/events/${e.slug}`} className="row-title">
-                        {e.title}
-                      </Link>
-                      {e.category_label ? <span className="tag">{e.category_label}</span> : null}
-                    </td>
-                    <td className="num hide-sm">{formatInteger(e.market_count)}</td>
-                    <td className="num">{formatUsd(e.volume_24h_usd)}</td>
-                    <td className="num hide-sm">{formatUsd(e.volume_usd)}</td>
-                    <td className="num">{formatUsd(e.liquidity_usd)}</td>
-                    <td className="hide-sm">{formatDate(e.end_date)}</td>
-                  </tr>
+      <DataPanel
+        id={`${ids}-events`}
+        title="Events"
+        query={events}
+        search
+        controls={
+          <>
+            <label className="field">
+              <span>Search events</span>
+              <input
+                type="search"
+                name="q"
+                value={search}
+                maxLength={200}
+                placeholder="Title contains…"
+                onChange={(e) => (setSearch(e.target.value), resetPage())}
+              />
+            </label>
+            <label className="field">
+              <span>Category</span>
+              <select name="category" value={category} onChange={(e) => (setCategory(e.target.value), resetPage())}>
+                <option value="">All categories</option>
+                {cats.map((c) => (
+                  <option key={c.slug} value={c.slug}>
+                    {c.label}
+                  </option>
                 ))}
-              </tbody>
-            </table>
-          </div>
+                {category && !cats.some((c) => c.slug === category) ? <option value={category}>{category}</option> : null}
+              </select>
+            </label>
+            <label className="field">
+              <span>Sort by</span>
+              <select name="order" value={order} onChange={(e) => (setOrder(e.target.value as EventOrder), resetPage())}>
+                {EVENT_ORDER_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        }
+        loading={{ rows: 8, label: "Loading events" }}
+        empty={q || category ? "No open events match these filters." : "No open events."}
+      >
+        {(rows) => (
+          <>
+            <DataTable
+              testId="events-table"
+              busy={loadingFresh}
+              caption={`Open events, sorted by ${EVENT_ORDER_OPTIONS.find((o) => o.value === order)?.label}`}
+              columns={[
+                { label: "Event" },
+                { label: "Markets", num: true, hideSm: true },
+                { label: "24 h volume", num: true, sorted: order === "volume24hr" ? "descending" : undefined },
+                { label: "Volume", num: true, hideSm: true, sorted: order === "volume" ? "descending" : undefined },
+                { label: "Liquidity", num: true, sorted: order === "liquidity" ? "descending" : undefined },
+                { label: "Ends", hideSm: true },
+              ]}
+            >
+              {rows.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <Link href={`/events/${e.slug}`} className="row-title">
+                      {e.title}
+                    </Link>
+                    {e.category_label ? <span className="tag">{e.category_label}</span> : null}
+                  </td>
+                  <td className="num hide-sm">{formatInteger(e.market_count)}</td>
+                  <td className="num">{formatUsd(e.volume_24h_usd)}</td>
+                  <td className="num hide-sm">{formatUsd(e.volume_usd)}</td>
+                  <td className="num">{formatUsd(e.liquidity_usd)}</td>
+                  <td className="hide-sm">{formatDate(e.end_date)}</td>
+                </tr>
+              ))}
+            </DataTable>
+            <Pager offset={offset} limit={EVENTS_PAGE_SIZE} total={events.data?.meta.total} count={rows.length} onChange={setOffset} />
+          </>
         )}
-        {rows && rows.length > 0 ? (
-          <Pager offset={offset} limit={EVENTS_PAGE_SIZE} total={events.data?.meta.total} count={rows.length} onChange={setOffset} />
-        ) : null}
-      </section>
+      </DataPanel>
     </>
   );
 }

@@ -2,7 +2,7 @@
 import { formatInteger, formatUsd } from "@/lib/format";
 import type { Initial, Stats } from "@/lib/queries/types";
 import { useApi } from "@/lib/queries/use-api";
-import { QueryNotice, SourceNote } from "@/components/ui";
+import { StatPanel } from "@/components/data-panel";
 
 export function StatCards({ initial }: { initial: Initial<Stats> }) {
   const { data, error, serverError } = useApi<Stats>("/api/predmkt/stats", {}, { initial, refreshMs: 15_000 });
@@ -14,22 +14,14 @@ export function StatCards({ initial }: { initial: Initial<Stats> }) {
     { label: "Liquidity", value: formatUsd(s?.liquidity_usd) },
   ];
   return (
-    <section aria-labelledby="stats-title" className="panel panel-flat">
-      <div className="panel-header">
-        <h2 id="stats-title" className="visually-hidden">
-          Global snapshot
-        </h2>
-        <SourceNote meta={data?.meta} />
-      </div>
-      <QueryNotice error={error ?? serverError} hasData={!!s} asOf={data?.meta.as_of} />
-      <dl className="stat-cards" data-testid="stat-cards">
-        {cards.map((c) => (
-          <div className="stat-card" key={c.label}>
-            <dt>{c.label}</dt>
-            <dd>{s ? c.value : "–"}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
+    <StatPanel
+      id="stats"
+      title="Global snapshot"
+      meta={data?.meta}
+      problem={error ?? serverError}
+      hasData={!!s}
+      testId="stat-cards"
+      cards={cards.map((c) => ({ label: c.label, value: s ? c.value : "–" }))}
+    />
   );
 }

@@ -79,7 +79,11 @@ export function scoreTrade(trade: TradeToScore, market: MarketContext, rules = A
     parts.push(`${usd(trade.usd_size)} in a market with only ${sizes.length} sampled trades in 48 h (too few to judge size)`);
   }
   parts.push(`${pct(share)} of the market's 24 h volume (${usd(market.volume_24h_usd)})`);
-  const verdict = abnormal ? "flagged" : trade.usd_size < rules.minUsd ? `not flagged: below the ${usd(rules.minUsd)} floor` : "not flagged";
+  const verdict = abnormal
+    ? "flagged"
+    : trade.usd_size < rules.minUsd
+      ? `not flagged: below the ${usd(rules.minUsd)} floor`
+      : "not flagged";
   return {
     score: Math.round(score * 1000) / 1000,
     z: z === null ? null : Math.round(z * 1000) / 1000,
@@ -102,7 +106,5 @@ export function findAbnormalTrades<T extends TradeToScore & { condition_id: stri
     const result = scoreTrade(trade, context);
     if (result.abnormal) scored.push({ ...trade, ...result });
   }
-  return scored
-    .sort((a, b) => b.score - a.score || b.timestamp - a.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, limit);
+  return scored.sort((a, b) => b.score - a.score || b.timestamp - a.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
 }

@@ -18,7 +18,8 @@ export interface ValuedPosition {
 export function valuePosition(position: PositionInput): ValuedPosition {
   const price = position.current_price ?? 0;
   const value = roundUsd(position.shares * price);
-  const pnl = position.entry_price == null || position.current_price == null ? null : roundUsd(position.shares * (price - position.entry_price));
+  const pnl =
+    position.entry_price == null || position.current_price == null ? null : roundUsd(position.shares * (price - position.entry_price));
   return { value_usd: value, unrealized_pnl_usd: pnl };
 }
 
@@ -33,4 +34,3 @@ export function rankWhales<T extends PositionInput>(positions: readonly T[], lim
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-

@@ -23,6 +23,12 @@ export interface EndpointContract<
   params?: P;
   body?: B;
   response: R;
+  /** Media type of a success that is not JSON (e.g. `text/event-stream`); the response schema describes it. */
+  contentType?: string;
+  /** Status of a success when it is not 200 (201 for a created resource). */
+  successStatus?: 200 | 201;
+  /** Media types the body may be sent as, besides JSON (`application/x-www-form-urlencoded` for HTML forms). */
+  bodyMediaTypes?: string[];
   /** Extra documented error statuses besides the ones every keyed endpoint has. */
   errors?: number[];
 }

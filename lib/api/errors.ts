@@ -6,6 +6,8 @@ export const ERROR_CODES = {
   missing_credentials: { status: 401, title: "Missing credentials" },
   invalid_api_key: { status: 401, title: "Invalid API key" },
   revoked_api_key: { status: 401, title: "Revoked API key" },
+  key_expired: { status: 401, title: "API key expired" },
+  key_rotated: { status: 401, title: "API key rotated" },
   invalid_token: { status: 401, title: "Invalid token" },
   token_expired: { status: 401, title: "Token expired" },
   rate_limited: { status: 429, title: "Rate limit exceeded" },
@@ -40,19 +42,71 @@ export const ProblemSchema = z
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 export type Problem = z.infer<typeof ProblemSchema>;
 
+/**
+ * The upstreams by the role a client may read in an error (SECURITY.md: a problem names who failed, never a URL or a
+ * host — an RPC URL can carry a provider key, and a host says how the deployment is wired).
+ */
+export const UPSTREAM_ROLES = {
+  gamma: "Polymarket Gamma API",
+  data: "Polymarket Data API",
+  clob: "Polymarket CLOB",
+  ethereum: "Ethereum RPC",
+  polygon: "Polygon RPC",
+} as const;
+export type UpstreamRole = keyof typeof UPSTREAM_ROLES;
+
+interface ApiErrorOptions {
+  errors?: ParameterError[];
+  headers?: Record<string, string>;
+  /** Which upstream failed (upstream_* codes). */
+  upstream?: UpstreamRole;
+  /** A phrase chosen by our code (never upstream text) that tells the client more than "failed". */
+  publicReason?: string;
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors?: ParameterError[];
   readonly headers: Record<string, string>;
+  readonly upstream?: UpstreamRole;
+  readonly publicReason?: string;
 
-  constructor(code: ErrorCode, detail: string, options: { errors?: ParameterError[]; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, detail: string, options: ApiErrorOptions = {}) {
     super(detail);
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.upstream = options.upstream;
+    this.publicReason = options.publicReason;
   }
+}
+
+/** An upstream failure: `internalDetail` (URLs, upstream messages) goes to the log only, see `publicDetail`. */
+export function upstreamError(
+  code: "upstream_unavailable" | "upstream_timeout",
+  upstream: UpstreamRole,
+  internalDetail: string,
+  publicReason?: string,
+): ApiError {
+  return new ApiError(code, internalDetail, { upstream, publicReason });
+}
+
+export function isUpstreamFailure(error: ApiError): boolean {
+  return error.code === "upstream_unavailable" || error.code === "upstream_timeout";
+}
+
+/**
+ * What a client reads in `detail`: for an upstream failure the upstream's role and the request id (the log line with
+ * the full text carries the same id), for anything else the error's own message.
+ */
+export function publicDetail(error: ApiError, requestId: string): string {
+  if (!isUpstreamFailure(error)) return error.message;
+  const who = error.upstream ? `The ${UPSTREAM_ROLES[error.upstream]}` : "An upstream data source";
+  const what =
+    error.code === "upstream_timeout" ? "did not answer in time" : `failed${error.publicReason ? `: ${error.publicReason}` : ""}`;
+  return `${who} ${what}. Request ${requestId}; the service's log has the details.`;
 }
 
 export function invalidParameter(parameter: string, detail: string): ApiError {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { EndpointContract } from "./contract";
 import { allEndpoints } from "./endpoints";
+import { isListEndpoint } from "./csv";
 import { ERROR_CODES, ProblemSchema } from "./errors";
 
 type Json = Record<string, unknown>;
@@ -16,13 +17,29 @@ const RATE_LIMIT_HEADERS: Record<string, { description: string; schema: Json }> 
   "X-Request-Id": { description: "Identifier of this request, also in every error body", schema: { type: "string" } },
 };
 
+const TAGS = [
+  { name: "Authentication", description: "Short-lived tokens for browsers and WebSocket clients, minted from an API key" },
+  {
+    name: "Events and markets",
+    description: "Events, their markets and outcomes, categories and totals, as the service last sampled them",
+  },
+  { name: "Movers and large traders", description: "Probability moves, largest positions, the trade tape and abnormal trades" },
+  { name: "Live", description: "Proxied from Polymarket in real time (`-live` paths), cached for 10–90 seconds" },
+  { name: "Live stream", description: "Server-sent events of trades, price ticks and abnormal trades as they are stored" },
+  { name: "History", description: "Price history at falling resolution from the service's own samples" },
+  { name: "Oracle", description: "UMA's optimistic oracle and DVM: requests, disputes, voting rounds and stakers, read from the chains" },
+  { name: "System", description: "Health, liveness, this document and the sampler's cron entry point" },
+];
+
 function convert(schema: z.ZodType, io: "input" | "output", components: Record<string, Json>): Json {
   const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json;
   const defs = (json.$defs ?? {}) as Record<string, Json>;
   delete json.$defs;
   delete json.$schema;
   const rewrite = (value: Json): Json =>
-    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/').replaceAll(',"additionalProperties":false', ""));
+    JSON.parse(
+      JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/').replaceAll(',"additionalProperties":false', ""),
+    ) as Json;
   for (const [name, def] of Object.entries(defs)) components[name] = rewrite(def);
   return rewrite(json);
 }
@@ -51,16 +68,34 @@ function operation(contract: EndpointContract, components: Record<string, Json>)
       });
     }
   }
+  const csv = isListEndpoint(contract);
+  if (csv) {
+    parameters.push({
+      name: "format",
+      in: "query",
+      required: false,
+      description: "`csv` answers text/csv (same columns as the JSON items); `Accept: text/csv` does the same",
+      schema: { type: "string", enum: ["json", "csv"] },
+    });
+  }
   const keyed = contract.access === "key";
   const headers = keyed ? Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) : {};
   const responses: Json = {
-    200: {
+    [contract.successStatus ?? 200]: {
       description: "Success",
       headers,
-      content: { "application/json": { schema: convert(contract.response, "output", components) } },
+      content: {
+        [contract.contentType ?? "application/json"]: { schema: convert(contract.response, "output", components) },
+        ...(csv ? { "text/csv": { schema: { type: "string", description: "Header row, then one row per item of `data`" } } } : {}),
+      },
     },
   };
-  if (contract.params || contract.query || contract.body) responses[400] = problemResponse("Invalid parameter: the body names it in `errors[].parameter`");
+  // Every operation can answer 400: parameters are strict (lib/api/strict-query.ts), so even one without parameters
+  // refuses an unknown one.
+  responses[400] = problemResponse(
+    "Invalid parameter (a bad value, or one that is unknown, repeated, over 512 characters or has control characters): " +
+      "the body names it in `errors[].parameter`",
+  );
   if (keyed) {
     responses[401] = problemResponse("Missing, invalid or revoked credentials (`WWW-Authenticate: Bearer`)");
     responses[429] = {
@@ -83,7 +118,17 @@ function operation(contract: EndpointContract, components: Record<string, Json>)
     security: keyed ? [{ ApiKeyBearer: [] }, { ApiKeyQuery: [] }, { TokenQuery: [] }] : [],
     ...(parameters.length ? { parameters } : {}),
     ...(contract.body
-      ? { requestBody: { required: false, content: { "application/json": { schema: convert(contract.body, "input", components) } } } }
+      ? {
+          requestBody: {
+            required: false,
+            content: Object.fromEntries(
+              ["application/json", ...(contract.bodyMediaTypes ?? [])].map((type) => [
+                type,
+                { schema: convert(contract.body!, "input", components) },
+              ]),
+            ),
+          },
+        }
       : {}),
     responses,
   };
@@ -91,7 +136,10 @@ function operation(contract: EndpointContract, components: Record<string, Json>)
 
 export function buildOpenApiDocument(endpoints: EndpointContract[] = allEndpoints, version = "0.1.0"): Json {
   const components: Record<string, Json> = {};
-  components.Problem = convert(ProblemSchema, "output", components);
+  // ProblemSchema carries `meta({id: "Problem"})`, so convert registers it under components.schemas.Problem and
+  // returns a `$ref` to it: storing that return value over the registration made the schema a reference to itself.
+  const problem = convert(ProblemSchema, "output", components);
+  if (problem.$ref !== "#/components/schemas/Problem") components.Problem = problem;
   const paths: Record<string, Json> = {};
   for (const contract of endpoints) {
     paths[contract.path] ??= {};
@@ -102,6 +150,8 @@ export function buildOpenApiDocument(endpoints: EndpointContract[] = allEndpoint
     info: {
       title: "Prediction-market analytics API",
       version,
+      // The package is private and grants no licence (package.json has none); npm's word for that is UNLICENSED.
+      license: { name: "UNLICENSED" },
       description:
         "Read-only JSON API over Polymarket events, markets, trades and price history, and over UMA's dispute " +
         "oracle. Endpoints whose path ends in `-live` proxy the upstream in real time (cached 10-90 s); the others " +
@@ -109,21 +159,18 @@ export function buildOpenApiDocument(endpoints: EndpointContract[] = allEndpoint
         "problem+json with `code` and `request_id`. Every keyed response carries the rate-limit headers.",
     },
     servers: [{ url: "/" }],
-    tags: [
-      { name: "Authentication" },
-      { name: "Events and markets" },
-      { name: "Movers and large traders" },
-      { name: "Live" },
-      { name: "History" },
-      { name: "Oracle" },
-      { name: "System" },
-    ],
+    tags: TAGS,
     paths,
     components: {
       schemas: components,
       securitySchemes: {
         ApiKeyBearer: { type: "http", scheme: "bearer", description: "API key (`pmk_...`) or JWT from /api/auth/token" },
-        ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "API key; the Authorization header wins if both are sent" },
+        ApiKeyQuery: {
+          type: "apiKey",
+          in: "query",
+          name: "api_key",
+          description: "API key; the Authorization header wins if both are sent",
+        },
         TokenQuery: { type: "apiKey", in: "query", name: "token", description: "Short-lived JWT from POST /api/auth/token" },
       },
       headers: RATE_LIMIT_HEADERS,

@@ -1,6 +1,7 @@
 // Shared zod building blocks for request parameters and response envelopes. The same schemas validate requests,
 // type handlers and generate the OpenAPI document.
 import { z } from "zod";
+import { CONDITION_ID_FORMS, CONDITION_ID_PATTERN, MARKET_ID_PATTERN } from "@/lib/upstream/ids";
 
 /** Integer query parameter with bounds and a default; a bad value is a 400, never a silent clamp. */
 export function intParam(options: { min: number; max: number; default: number; description?: string }): z.ZodDefault<z.ZodCoercedNumber>;
@@ -11,7 +12,12 @@ export function intParam(options: { min: number; max: number; default?: number; 
   return options.default === undefined ? described.optional() : described.default(options.default);
 }
 
-export function numberParam(options: { min: number; max?: number; default: number; description?: string }): z.ZodDefault<z.ZodCoercedNumber>;
+export function numberParam(options: {
+  min: number;
+  max?: number;
+  default: number;
+  description?: string;
+}): z.ZodDefault<z.ZodCoercedNumber>;
 export function numberParam(options: { min: number; max?: number; description?: string }): z.ZodOptional<z.ZodCoercedNumber>;
 export function numberParam(options: { min: number; max?: number; default?: number; description?: string }) {
   let base = z.coerce.number().min(options.min);
@@ -35,7 +41,7 @@ export function enumParam<const T extends readonly [string, ...string[]]>(
 ): z.ZodType {
   const inner = z.enum(values);
   const base = options.caseInsensitive
-    ? z.preprocess((v) => (typeof v === "string" ? values.find((x) => x.toLowerCase() === v.toLowerCase()) ?? v : v), inner)
+    ? z.preprocess((v) => (typeof v === "string" ? (values.find((x) => x.toLowerCase() === v.toLowerCase()) ?? v) : v), inner)
     : inner;
   const described = options.description ? base.describe(options.description) : base;
   return options.default === undefined ? described.optional() : described.default(options.default as never);
@@ -47,11 +53,14 @@ export const slugParam = z
   .regex(SLUG_PATTERN, "must be lowercase letters, digits and dashes (1-255 chars)")
   .describe("Event slug");
 
-export const CONDITION_ID_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+export { CONDITION_ID_PATTERN } from "@/lib/upstream/ids";
+const unanchored = (pattern: RegExp) => pattern.source.replace(/^\^/, "").replace(/\$$/, "");
+/** Either id form as one regular expression, so the OpenAPI document carries it as the parameter's `pattern`. */
+const MARKET_OR_CONDITION_ID = new RegExp(`^(?:${unanchored(MARKET_ID_PATTERN)}|${unanchored(CONDITION_ID_PATTERN)})$`);
 export const marketIdParam = z
   .string()
-  .refine((v) => /^\d{1,20}$/.test(v) || CONDITION_ID_PATTERN.test(v), "must be a Gamma market id (digits) or a condition id (0x + 64 hex)")
-  .describe("Gamma market id (digits) or condition id (0x + 64 hex)");
+  .regex(MARKET_OR_CONDITION_ID, `must be a Gamma market id (digits) or a condition id (${CONDITION_ID_FORMS})`)
+  .describe(`Gamma market id (digits) or condition id: ${CONDITION_ID_FORMS}`);
 
 export const SourceSchema = z.enum(["sampled", "live", "chain"]);
 

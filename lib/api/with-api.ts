@@ -1,33 +1,45 @@
 // The route wrapper: every API route handler is `export const GET = withApi(contract, handler)`. It refuses requests
-// that did not pass the gateway, validates path/query/body with the contract's zod schemas, runs the handler and
-// turns every thrown error into problem+json. Handlers never catch errors themselves.
-/* eslint-disable @typescript-eslint/no-explicit-any -- conditional-type inference over contract generics */
+// that did not pass the gateway, checks parameters strictly (lib/api/strict-query.ts: unknown, repeated, control
+// characters, over-long, non-decimal numbers), validates path/query/body with the contract's zod schemas, runs the
+// handler and turns every thrown error into problem+json. Handlers never catch errors themselves.
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { UUID_PATTERN } from "@/lib/auth/api-key";
 import { GATEWAY_HEADER, type GatewayClient, REQUEST_ID_HEADER, verifyGatewayHeader } from "@/lib/auth/gateway";
+import { recordUsage } from "@/lib/keys/usage-meter";
 import { errorFields, log } from "@/lib/log";
+import { CachedAnswer, respondCached } from "./cached-answer";
 import type { EndpointContract } from "./contract";
-import { ApiError, type ParameterError, problemResponse } from "./errors";
+import { csvResponse, wantsCsv } from "./csv";
+import { ApiError, isUpstreamFailure, type ParameterError, problemResponse, publicDetail } from "./errors";
+import { operationName } from "./operations";
+import { checkPathParams, strictQuery } from "./strict-query";
+import { observeRequest } from "@/lib/metrics/registry";
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** The widest query/params schema a contract may have, for inferring the other type parameters. */
+type AnyQuery = z.ZodObject | undefined;
 
 export interface HandlerContext<C extends EndpointContract> {
   request: NextRequest;
   requestId: string;
   /** The key the gateway authenticated; null on public endpoints. */
-  client: C extends EndpointContract<any, any, any, any, infer A> ? (A extends "key" ? GatewayClient : GatewayClient | null) : never;
-  query: C extends EndpointContract<infer Q, any, any, any, any> ? (Q extends z.ZodObject ? z.output<Q> : Record<string, never>) : never;
-  params: C extends EndpointContract<any, infer P, any, any, any> ? (P extends z.ZodObject ? z.output<P> : Record<string, never>) : never;
-  body: C extends EndpointContract<any, any, infer B, any, any> ? Output<B> : never;
+  client: C["access"] extends "key" ? GatewayClient : GatewayClient | null;
+  query: C extends EndpointContract<infer Q> ? (Q extends z.ZodObject ? z.output<Q> : Record<string, never>) : never;
+  params: C extends EndpointContract<AnyQuery, infer P> ? (P extends z.ZodObject ? z.output<P> : Record<string, never>) : never;
+  body: C extends EndpointContract<AnyQuery, AnyQuery, infer B> ? Output<B> : never;
   /** Response headers the handler may add to (Cache-Control, ...). */
   headers: Headers;
 }
 
-/** What a handler returns: the response body its contract declares, or a ready Response. */
-export type HandlerResult<C extends EndpointContract> = C extends EndpointContract<any, any, any, infer R, any> ? z.input<R> | Response : never;
+/**
+ * What a handler returns: the response body its contract declares, a cached answer that builds that body once per
+ * version (lib/api/cached-answer.ts), or a ready Response.
+ */
+export type HandlerResult<C extends EndpointContract> =
+  C extends EndpointContract<AnyQuery, AnyQuery, z.ZodType | undefined, infer R> ? z.input<R> | CachedAnswer<z.input<R>> | Response : never;
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -40,6 +52,21 @@ function issuesToErrors(issues: z.core.$ZodIssue[], fallback: string): Parameter
   }));
 }
 
+/** An answer's cache key: the endpoint and its parameters after validation (defaults filled, values coerced), sorted. */
+function answerKey(contract: EndpointContract, params: object, query: object): string {
+  const sorted = (o: object) => Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${contract.method} ${contract.path} ${JSON.stringify(sorted(params))} ${JSON.stringify(sorted(query))}`;
+}
+
+function checkResponse(contract: EndpointContract, result: unknown): void {
+  if (env.NODE_ENV === "production") return; // production trusts the types
+  // Catch response-shape drift in development and tests.
+  const check = contract.response.safeParse(result);
+  if (!check.success) {
+    throw new Error(`Response for ${contract.path} does not match its schema: ${z.prettifyError(check.error)}`);
+  }
+}
+
 function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, fallback: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -48,19 +75,18 @@ function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, fallback: 
   throw new ApiError("invalid_parameter", `Invalid parameter ${detail}`, { errors });
 }
 
-// First value wins for repeated query parameters (`?limit=1&limit=2` reads 1).
-function queryObject(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) if (!(key in out)) out[key] = value;
-  return out;
-}
-
-async function readJsonBody(request: NextRequest): Promise<unknown> {
+async function readBody(request: NextRequest): Promise<unknown> {
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
   if (text.trim() === "") return {};
+  // HTML forms post url-encoded fields (the /api-access page works without JavaScript); first value wins, as in queries.
+  if ((request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded")) {
+    const fields: Record<string, string> = {};
+    for (const [key, value] of new URLSearchParams(text)) if (!(key in fields)) fields[key] = value;
+    return fields;
+  }
   try {
     return JSON.parse(text);
   } catch {
@@ -70,7 +96,21 @@ async function readJsonBody(request: NextRequest): Promise<unknown> {
   }
 }
 
-const UNAVAILABLE_PATTERNS = [/ECONNREFUSED/, /ETIMEDOUT/, /Connection terminated/i, /P1001|P1002|P1017|P2024/, /Can't reach database/i, /connect ECONNRESET/];
+const UNAVAILABLE_PATTERNS = [
+  /ECONNREFUSED/,
+  /ETIMEDOUT/,
+  /Connection terminated/i,
+  /P1001|P1002|P1017|P2024/,
+  /Can't reach database/i,
+  /connect ECONNRESET/,
+];
+
+/** A thrown non-Error: a string as it is, an object by its `message` and `code` (drivers throw plain objects too). */
+function describe(value: unknown): string {
+  if (typeof value !== "object" || value === null) return String(value);
+  const { message, code } = value as { message?: unknown; code?: unknown };
+  return [message, code].filter((part) => typeof part === "string").join(" ");
+}
 
 /** Our own database (or another store of ours) is unreachable: a 503, not a 500. */
 export function isServiceUnavailable(error: unknown): boolean {
@@ -78,7 +118,8 @@ export function isServiceUnavailable(error: unknown): boolean {
   let current: unknown = error;
   while (current && !seen.has(current)) {
     seen.add(current);
-    const text = current instanceof Error ? `${current.name} ${current.message} ${(current as { code?: string }).code ?? ""}` : String(current);
+    const text =
+      current instanceof Error ? `${current.name} ${current.message} ${(current as { code?: string }).code ?? ""}` : describe(current);
     if (UNAVAILABLE_PATTERNS.some((p) => p.test(text))) return true;
     current = (current as { cause?: unknown }).cause;
   }
@@ -89,7 +130,10 @@ export function errorToResponse(error: unknown, requestId: string, headers?: Hea
   if (error instanceof ApiError) {
     const merged = new Headers(headers);
     for (const [k, v] of Object.entries(error.headers)) merged.set(k, v);
-    return problemResponse(error.code, error.message, requestId, { errors: error.errors, headers: merged });
+    // Upstream failures: the full text (URLs, upstream messages) goes to the log, the client reads the role.
+    if (isUpstreamFailure(error))
+      log.warn("upstream failure", { request_id: requestId, code: error.code, upstream: error.upstream, error: error.message });
+    return problemResponse(error.code, publicDetail(error, requestId), requestId, { errors: error.errors, headers: merged });
   }
   if (isServiceUnavailable(error)) {
     log.warn("service unavailable", { request_id: requestId, ...errorFields(error) });
@@ -108,6 +152,20 @@ export function withApi<C extends EndpointContract>(
   return async (request, context) => {
     const incomingId = request.headers.get(REQUEST_ID_HEADER);
     const client = verifyGatewayHeader(request.headers.get(GATEWAY_HEADER), incomingId);
+    const started = performance.now();
+    const response = await serve(request, context, client, incomingId);
+    observeRequest(contract.path, contract.method, response.status, (performance.now() - started) / 1000);
+    // Usage per key (lib/keys/usage-meter.ts): an in-memory count, flushed in batches off the request path.
+    if (client) recordUsage(client.keyId, operationName(request.method, contract), response.status);
+    return response;
+  };
+
+  async function serve(
+    request: NextRequest,
+    context: RouteContext,
+    client: GatewayClient | null,
+    incomingId: string | null,
+  ): Promise<Response> {
     // The proxy sets a fresh UUID on every /api request; anything else (no proxy, odd value) gets a new one.
     const requestId = incomingId && UUID_PATTERN.test(incomingId) ? incomingId : randomUUID();
     const headers = new Headers({ "Cache-Control": "private, no-cache" });
@@ -116,27 +174,35 @@ export function withApi<C extends EndpointContract>(
         // Fail closed: only the gateway can vouch for a caller.
         throw new ApiError("missing_credentials", "This endpoint requires an API key or token.");
       }
-      const rawParams = context?.params ? await context.params : {};
+      const rawParams = (await context?.params) ?? {};
+      checkPathParams(rawParams);
       const params = contract.params ? parseOrThrow(contract.params, rawParams, "path") : {};
-      const query = contract.query ? parseOrThrow(contract.query, queryObject(request.nextUrl), "query") : {};
-      const body = contract.body ? parseOrThrow(contract.body, await readJsonBody(request), "body") : undefined;
+      const rawQuery = strictQuery(request.nextUrl, contract);
+      const query = contract.query ? parseOrThrow(contract.query, rawQuery, "query") : {};
+      const body = contract.body ? parseOrThrow(contract.body, await readBody(request), "body") : undefined;
+      const csv = wantsCsv(request, contract);
       const result = await handler({ request, requestId, client, query, params, body, headers } as HandlerContext<C>);
       if (result instanceof Response) {
         result.headers.set("X-Request-Id", requestId);
         return result;
       }
-      if (env.NODE_ENV !== "production") {
-        // Catch response-shape drift in development and tests; production trusts the types.
-        const check = contract.response.safeParse(result);
-        if (!check.success) {
-          throw new Error(`Response for ${contract.path} does not match its schema: ${z.prettifyError(check.error)}`);
-        }
-      }
-      headers.set("Content-Type", "application/json");
       headers.set("X-Request-Id", requestId);
-      return new Response(JSON.stringify(result), { status: 200, headers });
+      if (result instanceof CachedAnswer) {
+        const checked = new CachedAnswer(result.identity, async () => {
+          const body: unknown = await result.build();
+          checkResponse(contract, body);
+          return body;
+        });
+        // CSV is rendered from the answer's body (exports are rare next to JSON reads, so they are not cached).
+        if (csv) return csvResponse(contract, (await checked.build()) as { data: Record<string, unknown>[] }, headers);
+        return await respondCached(request, answerKey(contract, params, query), checked, headers);
+      }
+      checkResponse(contract, result);
+      if (csv) return csvResponse(contract, result as { data: Record<string, unknown>[] }, headers);
+      headers.set("Content-Type", "application/json");
+      return new Response(JSON.stringify(result), { status: contract.successStatus ?? 200, headers });
     } catch (error) {
       return errorToResponse(error, requestId);
     }
-  };
+  }
 }

@@ -39,6 +39,8 @@ export interface NewKeyInput {
   owner: string;
   useCase?: string;
   expectedVolume?: string;
+  /** When the key stops working (401 `key_expired`); none by default. */
+  expiresAt?: Date | null;
 }
 
 /** Creates a key and returns the plaintext once; it is never stored or shown again. */
@@ -54,6 +56,7 @@ export async function createApiKey(db: Db, input: NewKeyInput): Promise<{ key: s
           owner: input.owner,
           useCase: input.useCase,
           expectedVolume: input.expectedVolume,
+          expiresAt: input.expiresAt ?? null,
         },
       });
       return { key, record };
@@ -69,10 +72,15 @@ export async function listApiKeys(db: Db): Promise<ApiKey[]> {
   return db.apiKey.findMany({ orderBy: { createdAt: "asc" } });
 }
 
+/** A key by display prefix (`pmk_AbCd1234`) or id, or null. */
+export function findApiKey(db: Db, prefixOrId: string): Promise<ApiKey | null> {
+  const isUuid = UUID_PATTERN.test(prefixOrId);
+  return db.apiKey.findFirst({ where: isUuid ? { id: prefixOrId } : { prefix: prefixOrId } });
+}
+
 /** Revokes by display prefix (`pmk_AbCd1234`) or id. Returns the revoked record, or null if none matched. */
 export async function revokeApiKey(db: Db, prefixOrId: string): Promise<ApiKey | null> {
-  const isUuid = UUID_PATTERN.test(prefixOrId);
-  const existing = await db.apiKey.findFirst({ where: isUuid ? { id: prefixOrId } : { prefix: prefixOrId } });
+  const existing = await findApiKey(db, prefixOrId);
   if (!existing) return null;
   if (existing.status === "revoked") return existing;
   return db.apiKey.update({ where: { id: existing.id }, data: { status: "revoked", revokedAt: new Date() } });
@@ -82,6 +90,11 @@ export interface KeyIdentity {
   id: string;
   tier: Tier;
   status: "active" | "revoked";
+  /** Unix ms; null when the key never expires. */
+  expiresAt: number | null;
+  /** Unix ms of the rotation, and of the end of its grace period; null when never rotated. */
+  rotatedAt: number | null;
+  graceEndsAt: number | null;
 }
 
 type CacheEntry = { value: KeyIdentity | null; expires: number };
@@ -91,8 +104,8 @@ const globalForKeys = globalThis as unknown as {
 };
 // Unknown keys are cached too, so guessing cannot hammer the database, but apart from real keys: a flood of random
 // keys can only evict other random keys.
-const caches = (globalForKeys.__predmktKeyCache ??= { known: new Map(), unknown: new Map() });
-const touched = (globalForKeys.__predmktKeyTouched ??= new Map());
+const caches = (globalForKeys.__predmktKeyCache ??= { known: new Map<string, CacheEntry>(), unknown: new Map<string, CacheEntry>() });
+const touched = (globalForKeys.__predmktKeyTouched ??= new Map<string, number>());
 const MAX_CACHE_ENTRIES = 10_000;
 
 async function cached(cacheKey: string, load: () => Promise<KeyIdentity | null>): Promise<KeyIdentity | null> {
@@ -101,28 +114,40 @@ async function cached(cacheKey: string, load: () => Promise<KeyIdentity | null>)
   if (hit && hit.expires > now) return hit.value;
   const value = await load();
   const cache = value ? caches.known : caches.unknown;
-  if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
   caches.known.delete(cacheKey);
   caches.unknown.delete(cacheKey);
   cache.set(cacheKey, { value, expires: now + env.KEY_CACHE_TTL_S * 1000 });
+  // Oldest first (the Map's insertion order), never the whole cache: a flood of random keys must not turn every real
+  // key's next request into a database lookup at once.
+  while (cache.size > MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return value;
 }
 
-const toIdentity = (k: { id: string; tier: string; status: string } | null): KeyIdentity | null =>
-  k ? { id: k.id, tier: k.tier as Tier, status: k.status as KeyIdentity["status"] } : null;
+const IDENTITY_FIELDS = { id: true, tier: true, status: true, expiresAt: true, rotatedAt: true, graceEndsAt: true } as const;
+type IdentityRow = Pick<ApiKey, keyof typeof IDENTITY_FIELDS>;
+
+const toIdentity = (k: IdentityRow | null): KeyIdentity | null =>
+  k
+    ? {
+        id: k.id,
+        tier: k.tier,
+        status: k.status,
+        expiresAt: k.expiresAt?.getTime() ?? null,
+        rotatedAt: k.rotatedAt?.getTime() ?? null,
+        graceEndsAt: k.graceEndsAt?.getTime() ?? null,
+      }
+    : null;
 
 export function findKeyByPlaintext(db: Db, key: string): Promise<KeyIdentity | null> {
   const hashed = hashApiKey(key);
   return cached(`h:${hashed}`, async () =>
-    toIdentity(await db.apiKey.findUnique({ where: { hashedKey: hashed }, select: { id: true, tier: true, status: true } })),
+    toIdentity(await db.apiKey.findUnique({ where: { hashedKey: hashed }, select: IDENTITY_FIELDS })),
   );
 }
 
 export function findKeyById(db: Db, id: string): Promise<KeyIdentity | null> {
   if (!UUID_PATTERN.test(id)) return Promise.resolve(null);
-  return cached(`i:${id}`, async () =>
-    toIdentity(await db.apiKey.findUnique({ where: { id }, select: { id: true, tier: true, status: true } })),
-  );
+  return cached(`i:${id}`, async () => toIdentity(await db.apiKey.findUnique({ where: { id }, select: IDENTITY_FIELDS })));
 }
 
 /** Records last use at most once a minute per key, off the request path. */

@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { API_KEY_PATTERN, findKeyById, findKeyByPlaintext, touchLastUsed } from "./api-key";
 import type { GatewayClient } from "./gateway";
 import { looksLikeJwt, verifyAccessToken } from "./jwt";
+import { assertKeyUsable, keyLifecycleHeaders } from "./key-lifecycle";
 
 export type Credential = { kind: "api_key"; value: string } | { kind: "token"; value: string };
 
@@ -33,6 +34,8 @@ export interface Authenticated {
   client: GatewayClient;
   /** Dashboard tokens are shared by every visitor of the public dashboard. */
   dashboard: boolean;
+  /** `Deprecation` / `Sunset` for a key in its rotation grace period or with an expiry (lib/auth/key-lifecycle.ts). */
+  lifecycleHeaders: Record<string, string>;
 }
 
 export async function authenticate(credential: Credential): Promise<Authenticated> {
@@ -44,26 +47,19 @@ export async function authenticate(credential: Credential): Promise<Authenticate
     if (!API_KEY_PATTERN.test(credential.value)) throw new ApiError("invalid_api_key", "The API key is malformed.");
     const key = await findKeyByPlaintext(db, credential.value);
     if (!key) throw new ApiError("invalid_api_key", "The API key is not recognised.");
-    if (key.status !== "active") throw new ApiError("revoked_api_key", "The API key has been revoked.");
+    assertKeyUsable(key, "API key");
     touchLastUsed(db, key.id);
-    return { client: { keyId: key.id, tier: key.tier, via: "api_key" }, dashboard: false };
+    return { client: { keyId: key.id, tier: key.tier, via: "api_key" }, dashboard: false, lifecycleHeaders: keyLifecycleHeaders(key) };
   }
   const verified = await verifyAccessToken(credential.value);
   // The parent key is checked on every use: revoking it kills its tokens within the key-cache TTL.
   const key = await findKeyById(db, verified.keyId);
   if (!key) throw new ApiError("invalid_token", "The token's API key no longer exists.");
-  if (key.status !== "active") throw new ApiError("revoked_api_key", "The API key this token was issued for has been revoked.");
+  assertKeyUsable(key, "API key this token was issued for");
   touchLastUsed(db, key.id);
-  return { client: { keyId: key.id, tier: key.tier, via: "token" }, dashboard: verified.scope === "dashboard" };
-}
-
-/**
- * The client address for per-address limits: the rightmost X-Forwarded-For entry, i.e. the one added by the nearest
- * proxy we run behind (Vercel sets the header itself; nginx's `proxy_add_x_forwarded_for` appends the peer). Entries
- * to its left are whatever the client sent and are never trusted. `next start` exposed directly only fills the header
- * when the client sent none, so there a client can choose its address: run it behind a proxy in production.
- */
-export function clientIp(headers: Headers): string {
-  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
-  return (hops.at(-1) ?? headers.get("x-real-ip") ?? "unknown").slice(0, 64);
+  return {
+    client: { keyId: key.id, tier: key.tier, via: "token" },
+    dashboard: verified.scope === "dashboard",
+    lifecycleHeaders: keyLifecycleHeaders(key),
+  };
 }

@@ -1,4 +1,5 @@
 // The dashboard's internal key and the tokens minted for browsers, plus the same-origin route that serves them.
+import { PEER_HEADER, PEER_PROOF_HEADER } from "./client-address";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearKeyCache, revokeApiKey } from "@/lib/auth/api-key";
@@ -15,6 +16,9 @@ afterAll(closeDb);
 
 describe("dashboard credentials", () => {
   it("creates one enterprise key on first use, even for concurrent callers, and reuses it", async () => {
+    // First use: no dashboard key yet, whatever this file's other tests created (they run in any order).
+    await db.apiKey.deleteMany({ where: { owner: DASHBOARD_KEY_OWNER } });
+    clearKeyCache();
     resetDashboardIdentity();
     const tokens = await Promise.all([mintDashboardToken(), mintDashboardToken(), mintDashboardToken()]);
     const keys = await db.apiKey.findMany({ where: { owner: DASHBOARD_KEY_OWNER } });
@@ -53,9 +57,15 @@ describe("dashboard credentials", () => {
 });
 
 describe("GET /api/dashboard/token", () => {
+  // As scripts/server.mjs does: the connection's address in the internal header, with this process's proof.
+  const proof = "test-peer-proof";
+  (globalThis as { __predmktPeerProof?: string }).__predmktPeerProof = proof;
   const call = async (ip: string) => {
     const { GET } = await import("@/app/api/dashboard/token/route");
-    return GET(new NextRequest("http://localhost/api/dashboard/token", { headers: { "x-forwarded-for": ip } }), { params: Promise.resolve({}) });
+    const headers = { [PEER_HEADER]: ip, [PEER_PROOF_HEADER]: proof, "x-forwarded-for": "203.0.113.1" };
+    return GET(new NextRequest("http://localhost/api/dashboard/token", { headers }), {
+      params: Promise.resolve({}),
+    });
   };
 
   it("answers a token with Cache-Control: no-store and no key material", async () => {

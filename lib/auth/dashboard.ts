@@ -43,14 +43,14 @@ async function resolveIdentity(): Promise<DashboardIdentity> {
     orderBy: { createdAt: "asc" },
     select: { id: true, tier: true },
   });
-  if (existing) return { keyId: existing.id, tier: existing.tier as Tier };
+  if (existing) return { keyId: existing.id, tier: existing.tier };
   const { record } = await createApiKey(db, {
     tier: DASHBOARD_KEY_TIER,
     owner: DASHBOARD_KEY_OWNER,
     useCase: "Public dashboard: the server mints short-lived browser tokens for this key; its plaintext was discarded.",
     expectedVolume: "dashboard visitors",
   });
-  return { keyId: record.id, tier: record.tier as Tier };
+  return { keyId: record.id, tier: record.tier };
 }
 
 /** The dashboard key's id and tier, creating the key on first use; concurrent callers share one lookup. */

@@ -1,7 +1,7 @@
 // Short-lived access tokens for browsers and widgets: HS256 with the algorithm pinned, so `alg: none` and
 // algorithm-confusion tokens are rejected by jose before any claim is read.
 import { randomUUID } from "node:crypto";
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { ApiError } from "@/lib/api/errors";
 import { env } from "@/lib/env";
 import { TIERS, type Tier } from "./tiers";
@@ -75,8 +75,31 @@ export async function verifyAccessToken(token: string, secret?: string): Promise
     return { keyId: payload.sub, tier: tier as Tier, jti: payload.jti, scope: payload.scope === "dashboard" ? "dashboard" : "api" };
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if (error instanceof joseErrors.JWTExpired) throw new ApiError("token_expired", "The token has expired; exchange your API key for a new one.");
+    if (error instanceof joseErrors.JWTExpired)
+      throw new ApiError("token_expired", "The token has expired; exchange your API key for a new one.");
     throw new ApiError("invalid_token", "The token is invalid.");
+  }
+}
+
+/**
+ * When a token the gateway already verified stops being valid. Read without verifying again: used only to end
+ * long-lived answers (a stream) when their credential expires, never to admit a request.
+ */
+export function verifiedTokenExpiry(token: string): Date | null {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === "number" ? new Date(exp * 1000) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The scope of a token the gateway already verified (read without verifying again, like verifiedTokenExpiry). */
+export function verifiedTokenScope(token: string): TokenScope {
+  try {
+    return decodeJwt(token).scope === "dashboard" ? "dashboard" : "api";
+  } catch {
+    return "api";
   }
 }
 

@@ -21,40 +21,55 @@ export interface LimitResult {
   store: "memory" | KvKind;
 }
 
+type WindowEntry = { window: number; current: number; previous: number };
+
 /**
  * Upstash's sliding window, in process: the count of the current fixed window plus the previous window's count
  * weighted by how much of it still overlaps the sliding window. A fresh identifier gets exactly `limit` requests.
+ *
+ * Memory is bounded without ever forgetting everything: identifiers are kept in least-recently-used order and the
+ * oldest is evicted past `maxEntries`. Identifiers that were refused ("offenders") live in their own LRU and are only
+ * evicted by newer offenders, so a flood of fresh identifiers (forged addresses, random keys) can push out other
+ * fresh identifiers but never hands a limited client a new allowance.
  */
 export class MemorySlidingWindow {
-  private readonly windows = new Map<string, { window: number; current: number; previous: number }>();
-  private sweptWindow = 0;
+  private readonly windows = new Map<string, WindowEntry>();
+  private readonly offenders = new Map<string, WindowEntry>();
 
   constructor(
     private readonly windowMs = WINDOW_MS,
     private readonly maxEntries = 100_000,
+    private readonly maxOffenders = Math.max(1, Math.floor(maxEntries / 5)),
   ) {}
+
+  get size(): { entries: number; offenders: number } {
+    return { entries: this.windows.size, offenders: this.offenders.size };
+  }
 
   limit(identifier: string, limit: number, now = Date.now()): Omit<LimitResult, "store"> {
     const window = Math.floor(now / this.windowMs);
-    let entry = this.windows.get(identifier);
+    const wasOffender = this.offenders.has(identifier);
+    let entry = this.offenders.get(identifier) ?? this.windows.get(identifier);
     if (!entry || entry.window < window - 1) entry = { window, current: 0, previous: 0 };
     else if (entry.window === window - 1) entry = { window, current: 0, previous: entry.current };
     const weightedPrevious = Math.floor((1 - (now % this.windowMs) / this.windowMs) * entry.previous);
     const reset = (window + 1) * this.windowMs;
-    this.windows.set(identifier, entry);
-    if (weightedPrevious + entry.current >= limit) return { success: false, limit, remaining: 0, reset };
-    entry.current += 1;
-    if (this.windows.size > this.maxEntries) this.sweep(window);
+    const refused = weightedPrevious + entry.current >= limit;
+    if (!refused) entry.current += 1;
+    // Re-insert so that the Map's order is the recency order; an offender stays one until its windows age out.
+    this.windows.delete(identifier);
+    this.offenders.delete(identifier);
+    const offending = refused || (wasOffender && entry.previous + entry.current >= limit);
+    const home = offending ? this.offenders : this.windows;
+    home.set(identifier, entry);
+    this.evictOldest(this.windows, this.maxEntries);
+    this.evictOldest(this.offenders, this.maxOffenders);
+    if (refused) return { success: false, limit, remaining: 0, reset };
     return { success: true, limit, remaining: Math.max(0, limit - (entry.current + weightedPrevious)), reset };
   }
 
-  // At most one scan per window; if live entries alone exceed the cap, forget them all rather than grow without bound.
-  private sweep(window: number): void {
-    if (this.sweptWindow !== window) {
-      this.sweptWindow = window;
-      for (const [key, entry] of this.windows) if (entry.window < window - 1) this.windows.delete(key);
-    }
-    if (this.windows.size > this.maxEntries) this.windows.clear();
+  private evictOldest(map: Map<string, WindowEntry>, max: number): void {
+    while (map.size > max) map.delete(map.keys().next().value as string);
   }
 }
 
@@ -69,9 +84,9 @@ const globalForLimits = globalThis as unknown as {
 };
 const state = (globalForLimits.__predmktLimits ??= {
   memory: new MemorySlidingWindow(),
-  // Budgets keyed by client address live apart from key budgets: a flood of addresses can only reset its own kind.
+  // Budgets keyed by client address live apart from key budgets: a flood of addresses can only evict its own kind.
   addresses: new MemorySlidingWindow(WINDOW_MS, 50_000),
-  shared: new Map(),
+  shared: new Map<number, Ratelimit>(),
   lastStoreError: 0,
   storeDownSince: null,
 });
@@ -99,7 +114,11 @@ export async function consume(identifier: string, limit: number): Promise<LimitR
   const limiter = sharedLimiter(limit);
   if (limiter) {
     try {
-      const result = await withTimeout(limiter.limit(identifier), env.RATE_LIMIT_STORE_TIMEOUT_MS, "rate-limit store did not answer in time");
+      const result = await withTimeout(
+        limiter.limit(identifier),
+        env.RATE_LIMIT_STORE_TIMEOUT_MS,
+        "rate-limit store did not answer in time",
+      );
       state.storeDownSince = null;
       return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset, store: getKv()!.kind };
     } catch (error) {
@@ -134,7 +153,11 @@ export async function checkRateLimitStore(): Promise<{ ok: boolean; kind: "memor
 }
 
 /** The headers every response that identified a key carries (IETF draft pair plus the legacy X- set). */
-export function rateLimitHeaders(result: Pick<LimitResult, "limit" | "remaining" | "reset">, tier: string | null, now = Date.now()): Record<string, string> {
+export function rateLimitHeaders(
+  result: Pick<LimitResult, "limit" | "remaining" | "reset">,
+  tier: string | null,
+  now = Date.now(),
+): Record<string, string> {
   const resetIn = Math.max(0, Math.ceil((result.reset - now) / 1000));
   const policy = tier ? "apikey" : "ip";
   return {

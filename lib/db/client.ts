@@ -1,6 +1,6 @@
 // The one Prisma client. Without DATABASE_URL it runs on embedded PGlite under DATA_DIR, migrated in-process at
 // start; with DATABASE_URL it runs on PostgreSQL through adapter-pg (migrated by `npm run db:migrate`).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { PGlite } from "@electric-sql/pglite";
@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations, pgliteMigrationTarget } from "./migrate";
+import { ensurePrivateDir } from "./private-state";
 
 export type Db = PrismaClient;
 
@@ -33,8 +34,10 @@ export function ownerFile(): string {
 
 export interface PgliteOwner {
   pid: number;
-  /** Directory holding the owner's Unix-socket bridge (`.s.PGSQL.5432`), for local tools. */
+  /** Directory holding the owner's Unix-socket bridge (`.s.PGSQL.5432`) while it is open (lib/db/bridge.ts). */
   socketDir?: string;
+  /** The owner opens its bridge when a tool asks (lib/db/bridge.ts). */
+  bridgeOnRequest?: boolean;
 }
 
 /** The live process that owns the embedded database directory, if any. */
@@ -51,7 +54,7 @@ export function liveOwner(): PgliteOwner | null {
 }
 
 // PGlite runs SQL synchronously in WASM: a chain of statements would starve timers and sockets. Yielding to the
-// event loop before each statement keeps the HTTP server responsive (reference/pglite-embedded.md, caveat 1).
+// event loop before each statement keeps the HTTP server responsive (docs/upstream-facts.md#pglite-and-prisma).
 function yieldBetweenStatements(db: PGlite): void {
   const query = db.query.bind(db);
   const exec = db.exec.bind(db);
@@ -59,10 +62,15 @@ function yieldBetweenStatements(db: PGlite): void {
     await yieldToEventLoop();
     return query(...args);
   }) as PGlite["query"];
-  db.exec = (async (...args: Parameters<PGlite["exec"]>) => {
+  db.exec = async (...args: Parameters<PGlite["exec"]>) => {
     await yieldToEventLoop();
     return exec(...args);
-  }) as PGlite["exec"];
+  };
+}
+
+function makePrivate(dir: string): void {
+  const { tightened } = ensurePrivateDir(dir);
+  if (tightened.length) log.warn("local state was readable by other users: access removed", { dir, paths: tightened.slice(0, 20) });
 }
 
 async function openEmbedded(): Promise<DbState> {
@@ -76,13 +84,18 @@ async function openEmbedded(): Promise<DbState> {
           "Stop it, or reach the database through it (the key CLI does this automatically).",
       );
     }
-    mkdirSync(path.dirname(dir), { recursive: true });
-    mkdirSync(env.DATA_DIR, { recursive: true });
-    writeFileSync(ownerFile(), JSON.stringify({ pid: process.pid } satisfies PgliteOwner));
+    // Private local state (lib/db/private-state.ts): checked before PGlite opens anything; this process creates
+    // nothing others should read, so its own new files and directories are private from here on.
+    process.umask(0o077);
+    makePrivate(env.DATA_DIR);
+    writeFileSync(ownerFile(), JSON.stringify({ pid: process.pid } satisfies PgliteOwner), { mode: 0o600 });
   }
   const pglite = await PGlite.create(inMemory ? undefined : dir);
   log.info("embedded database opened", { dir: inMemory ? "memory" : dir });
   await applyMigrations(pgliteMigrationTarget(pglite));
+  // PGlite's file system layer creates its files 0666 whatever the umask: once they exist (and the migrations have
+  // added theirs), they lose group/other access; files it creates later sit in these 0700 directories.
+  if (!inMemory) makePrivate(dir);
   yieldBetweenStatements(pglite);
   const client = new PrismaClient({
     // pglite-prisma-adapter 0.6.1 is typed against driver-adapter-utils 6.10; the runtime contract is the same.

@@ -1,4 +1,4 @@
-// The slices of UMA's published ABIs (`@uma/contracts-node` 0.4.28, see reference/uma-oracle.md) that the oracle
+// The slices of UMA's published ABIs (`@uma/contracts-node` 0.4.28, see docs/oracle-facts.md#abis) that the oracle
 // endpoints read. Signatures are verbatim, so selectors and topics are the real ones (tests/unit/oracle/selectors).
 // `getVoterStakePostUpdate` is non-view on chain (it applies pending slashes first); it is declared `view` here only
 // so viem lets us eth_call it, which is how UMA's own voter dapp reads it. Mutability does not change a selector.
@@ -12,6 +12,8 @@ export const votingV2Abi = parseAbi([
   "function rounds(uint256) view returns (address slashingLibrary, uint128 minParticipationRequirement, uint128 minAgreementRequirement, uint128 cumulativeStakeAtRound, uint32 numberOfRequestsToVote)",
   "function getPendingRequests() view returns ((uint32 lastVotingRound, bool isGovernance, uint64 time, uint32 rollCount, bytes32 identifier, bytes ancillaryData)[])",
   "function getNumberOfPriceRequests() view returns (uint256 numberPendingPriceRequests, uint256 numberResolvedPriceRequests)",
+  // Non-view on chain (it processes resolvable requests first; UMA: "use this, the plain one can be stale"); eth_call-ed.
+  "function getNumberOfPriceRequestsPostUpdate() view returns (uint256 numberPendingPriceRequests, uint256 numberResolvedPriceRequests)",
   "function getPriceRequestStatuses((bytes32 identifier, uint256 time, bytes ancillaryData)[] requests) view returns ((uint8 status, uint32 lastVotingRound)[])",
   "function voterStakes(address) view returns (uint128 stake, uint128 pendingUnstake, uint128 rewardsPaidPerToken, uint128 outstandingRewards, int128 unappliedSlash, uint64 nextIndexToProcess, uint64 unstakeTime, address delegate)",
   "function getVoterStakePostUpdate(address voter) view returns (uint128)",
@@ -19,15 +21,21 @@ export const votingV2Abi = parseAbi([
   "function gat() view returns (uint128)",
   "function spat() view returns (uint64)",
   "event Staked(address indexed voter, address indexed from, uint128 amount, uint128 voterStake, uint128 voterPendingUnstake, uint128 cumulativeStake)",
+  // UMAprotocol/protocol packages/core/contracts/data-verification-mechanism/implementation/VotingV2.sol (VoteCommitted).
+  "event VoteCommitted(address indexed voter, address indexed caller, uint32 roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData)",
   "event VoteRevealed(address indexed voter, address indexed caller, uint32 roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData, int256 price, uint128 numTokens)",
   "event RequestAdded(address indexed requester, uint32 indexed roundId, bytes32 indexed identifier, uint256 time, bytes ancillaryData, bool isGovernance)",
   "event RequestRolled(bytes32 indexed identifier, uint256 indexed time, bytes ancillaryData, uint32 rollCount)",
+  "event RequestDeleted(bytes32 indexed identifier, uint256 indexed time, bytes ancillaryData, uint32 rollCount)",
   "event RequestResolved(uint32 indexed roundId, uint256 indexed resolvedPriceRequestIndex, bytes32 indexed identifier, uint256 time, bytes ancillaryData, int256 price)",
 ]);
 
 export const optimisticOracleV2Abi = parseAbi([
   "function getState(address requester, bytes32 identifier, uint256 timestamp, bytes ancillaryData) view returns (uint8)",
   "function getRequest(address requester, bytes32 identifier, uint256 timestamp, bytes ancillaryData) view returns ((address proposer, address disputer, address currency, bool settled, (bool eventBased, bool refundOnDispute, bool callbackOnPriceProposed, bool callbackOnPriceDisputed, bool callbackOnPriceSettled, uint256 bond, uint256 customLiveness) requestSettings, int256 proposedPrice, int256 resolvedPrice, uint256 expirationTime, uint256 reward, uint256 finalFee))",
+  // UMAprotocol/protocol packages/core/contracts/optimistic-oracle-v2/interfaces/OptimisticOracleV2Interface.sol.
+  "event ProposePrice(address indexed requester, address indexed proposer, bytes32 identifier, uint256 timestamp, bytes ancillaryData, int256 proposedPrice, uint256 expirationTimestamp, address currency)",
+  "event Settle(address indexed requester, address indexed proposer, address indexed disputer, bytes32 identifier, uint256 timestamp, bytes ancillaryData, int256 price, uint256 payout)",
   "event DisputePrice(address indexed requester, address indexed proposer, address indexed disputer, bytes32 identifier, uint256 timestamp, bytes ancillaryData, int256 proposedPrice)",
 ]);
 
@@ -36,4 +44,12 @@ export const oracleChildTunnelAbi = parseAbi([
 ]);
 
 /** VotingV2 events the mainnet scan collects, in one eth_getLogs per block range (topic0 OR-list). */
-export const VOTING_SCAN_EVENTS = ["Staked", "VoteRevealed", "RequestAdded", "RequestRolled", "RequestResolved"] as const;
+export const VOTING_SCAN_EVENTS = [
+  "Staked",
+  "VoteCommitted",
+  "VoteRevealed",
+  "RequestAdded",
+  "RequestRolled",
+  "RequestResolved",
+  "RequestDeleted",
+] as const;

@@ -1,8 +1,18 @@
 // Decoding UMA ancillary data: bytes → text (invalid UTF-8 becomes U+FFFD, NULs dropped), Polymarket's question
 // format (`q: title: …, description: … res_data: …,initializer:…`), and the forms a Polygon request takes on mainnet:
 // legacy cleartext with `,childRequester:…,childChainId:137` appended, or (since 2025-04) a compressed reference
-// that carries only a hash of the text (reference/uma-oracle.md §2.4).
-import { type Hex, encodeAbiParameters, encodePacked, getAddress, hexToBytes, hexToString, keccak256, stringToHex, type Address } from "viem";
+// that carries only a hash of the text (docs/oracle-facts.md#ancillary-data).
+import {
+  type Hex,
+  encodeAbiParameters,
+  encodePacked,
+  getAddress,
+  hexToBytes,
+  hexToString,
+  keccak256,
+  stringToHex,
+  type Address,
+} from "viem";
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
@@ -82,7 +92,8 @@ export interface CompressedReference {
   childChainId: number;
 }
 
-const COMPRESSED = /^ancillaryDataHash:([0-9a-fA-F]{64}),\s*childBlockNumber:(\d+),\s*childOracle:([0-9a-fA-F]{40}),\s*childRequester:([0-9a-fA-F]{40}),\s*childChainId:(\d+)$/;
+const COMPRESSED =
+  /^ancillaryDataHash:([0-9a-fA-F]{64}),\s*childBlockNumber:(\d+),\s*childOracle:([0-9a-fA-F]{40}),\s*childRequester:([0-9a-fA-F]{40}),\s*childChainId:(\d+)$/;
 
 /** The compressed form OracleChildTunnel sends to mainnet since 2025-04; null for any other text. */
 export function parseCompressed(text: string): CompressedReference | null {
@@ -118,4 +129,26 @@ export function dvmRequestId(identifier: Hex, time: bigint, ancillaryData: Hex):
 /** OOv2's request key: keccak256(abi.encodePacked(requester, identifier, timestamp, ancillaryData)). */
 export function optimisticOracleRequestId(requester: Address, identifier: Hex, timestamp: bigint, ancillaryData: Hex): Hex {
   return keccak256(encodePacked(["address", "bytes32", "uint256", "bytes"], [requester, identifier, timestamp, ancillaryData]));
+}
+
+const OO_REQUESTER_KEY = stringToHex(",ooRequester:").slice(2).toLowerCase();
+
+/**
+ * The requester's ancillary data inside a form UMA stamped on its way to the DVM: OOv2 appends `,ooRequester:<adapter>`
+ * and the legacy child tunnel then `,childRequester:…,childChainId:…`. Cut at the last `,ooRequester:` on a byte
+ * boundary, so the question text itself (which may contain anything) is kept byte for byte. Data without the stamp
+ * is returned unchanged (docs/resolution.md, "The join", step 2).
+ */
+export function adapterAncillaryData(stampedOrRaw: Hex): Hex {
+  const body = stampedOrRaw.slice(2).toLowerCase();
+  for (let at = body.lastIndexOf(OO_REQUESTER_KEY); at !== -1; at = body.lastIndexOf(OO_REQUESTER_KEY, at - 1)) {
+    if (at % 2 === 0) return `0x${stampedOrRaw.slice(2, 2 + at)}`;
+    if (at === 0) break;
+  }
+  return stampedOrRaw;
+}
+
+/** Polymarket's questionID: keccak256 of the adapter's ancillary data, from any form it reaches us in. */
+export function questionIdFromAncillary(ancillaryData: Hex): Hex {
+  return keccak256(adapterAncillaryData(ancillaryData));
 }

@@ -3,6 +3,7 @@
 import { type Chain, createPublicClient, http, type PublicClient, type Transport } from "viem";
 import { mainnet, polygon } from "viem/chains";
 import type { OracleConfig } from "./config";
+import { observeRpc } from "@/lib/metrics/registry";
 
 export type ChainName = "ethereum" | "polygon";
 
@@ -11,31 +12,62 @@ export interface OracleClients {
   polygon: PublicClient;
   /** JSON-RPC requests sent so far, per chain (one per viem request; a retry after a failure is not counted again). */
   rpcCalls: Record<ChainName, number>;
+  /** The same, by JSON-RPC method (eth_getLogs, eth_call, ...). */
+  rpcCallsByMethod: Record<ChainName, Record<string, number>>;
 }
 
-function countingTransport(url: string, timeoutMs: number, count: () => void): Transport {
+/** At most `perSecond` request starts in any one-second window: public RPCs answer 429 above their rate. */
+function pacer(perSecond: number): () => Promise<void> {
+  const starts: number[] = [];
+  return async function wait() {
+    for (;;) {
+      const now = Date.now();
+      while (starts.length && now - starts[0] >= 1000) starts.shift();
+      if (starts.length < perSecond) {
+        starts.push(now);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 1000 - (now - starts[0]) + 1));
+    }
+  };
+}
+
+function countingTransport(url: string, config: OracleConfig, count: (method: string) => void): Transport {
   // JSON-RPC batching stays off: several public RPCs reject batches, and one request per call keeps counts honest.
-  const base = http(url, { timeout: timeoutMs, retryCount: 1, retryDelay: 100, batch: false });
-  return ((args: Parameters<Transport>[0]) => {
+  // viem retries a 429 or a 5xx with exponential backoff (retryDelay × 2^n).
+  const base = http(url, { timeout: config.rpcTimeoutMs, retryCount: 1, retryDelay: 250, batch: false });
+  const paced = pacer(config.maxRequestsPerSecond);
+  return (args: Parameters<Transport>[0]) => {
     const transport = base(args);
     return {
       ...transport,
-      request: ((request: unknown) => {
-        count();
+      request: (async (request: { method: string }) => {
+        await paced();
+        count(request.method);
         return (transport.request as (r: unknown) => Promise<unknown>)(request);
       }) as typeof transport.request,
     };
-  }) as Transport;
+  };
 }
 
 export function createOracleClients(config: OracleConfig): OracleClients {
   const rpcCalls: Record<ChainName, number> = { ethereum: 0, polygon: 0 };
+  const rpcCallsByMethod: Record<ChainName, Record<string, number>> = { ethereum: {}, polygon: {} };
   const make = (chain: Chain, url: string, name: ChainName) =>
     createPublicClient({
       chain,
-      transport: countingTransport(url, config.rpcTimeoutMs, () => (rpcCalls[name] += 1)),
+      transport: countingTransport(url, config, (method) => {
+        rpcCalls[name] += 1;
+        observeRpc(name, method);
+        rpcCallsByMethod[name][method] = (rpcCallsByMethod[name][method] ?? 0) + 1;
+      }),
     }) as PublicClient;
-  return { ethereum: make(mainnet, config.ethRpcUrl, "ethereum"), polygon: make(polygon, config.polygonRpcUrl, "polygon"), rpcCalls };
+  return {
+    ethereum: make(mainnet, config.ethRpcUrl, "ethereum"),
+    polygon: make(polygon, config.polygonRpcUrl, "polygon"),
+    rpcCalls,
+    rpcCallsByMethod,
+  };
 }
 
 // viem's default of 1 KiB of calldata per Multicall3 batch is ~25 calls; 8 KiB (~220 calls) keeps a batch's gas

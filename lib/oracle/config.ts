@@ -1,6 +1,7 @@
-// Oracle configuration, from lib/env.ts with the real deployments as defaults (reference/uma-oracle.md).
+// Oracle configuration, from lib/env.ts with the real deployments as defaults (docs/oracle-facts.md#deployments).
 import { type Address, getAddress } from "viem";
 import { env as processEnv, type Env } from "@/lib/env";
+import type { ChainName } from "./clients";
 
 /** Polymarket's UMA CTF adapters on Polygon (UMA's own list: optimistic-oracle-dapp-v2 src/projects/polymarket.ts). */
 export const DEFAULT_POLYMARKET_REQUESTERS: Address[] = [
@@ -13,6 +14,8 @@ export const DEFAULT_POLYMARKET_REQUESTERS: Address[] = [
 ];
 export const DEFAULT_CHILD_TUNNEL: Address = "0xac60353a54873c446101216829a6A98cDbbC3f3D";
 
+export type Confirmations = "finalized" | number;
+
 export interface OracleConfig {
   ethRpcUrl: string;
   polygonRpcUrl: string;
@@ -22,14 +25,18 @@ export interface OracleConfig {
   optimisticOraclesFromBlock: bigint;
   polymarketRequesters: Set<string>;
   childTunnel: Address;
-  logChunkSize: bigint;
-  /**
-   * A scan stops after this many eth_getLogs ranges or this much time in one request (at least one range): a long
-   * backfill spreads over requests (reported as `meta.backfill_complete: false`) instead of hanging one.
-   */
-  maxChunksPerScan: number;
+  /** Starting eth_getLogs range per chain; halved on a provider's range/result error, grown back after. */
+  logChunkSize: Record<ChainName, bigint>;
+  /** Where the indexer stops: the finalized block, or this many blocks below the latest one. */
+  confirmations: Record<ChainName, Confirmations>;
+  /** A pass stops scanning after this long (at least one range); the next pass resumes from the stored cursor. */
   scanBudgetMs: number;
   rpcTimeoutMs: number;
+  /** Requests per second sent to each RPC. */
+  maxRequestsPerSecond: number;
+  /** Stakers refreshed one by one with getVoterStakePostUpdate (ranked first by voterStakes().stake). */
+  topVoters: number;
+  indexIntervalS: number;
 }
 
 export function oracleConfigFromEnv(env: Env = processEnv): OracleConfig {
@@ -44,9 +51,12 @@ export function oracleConfigFromEnv(env: Env = processEnv): OracleConfig {
     optimisticOraclesFromBlock: BigInt(env.UMA_OOV2_FROM_BLOCK),
     polymarketRequesters: new Set(requesters.map((a) => a.toLowerCase())),
     childTunnel: getAddress((env.UMA_ORACLE_CHILD_TUNNEL_ADDRESS ?? DEFAULT_CHILD_TUNNEL).toLowerCase()),
-    logChunkSize: BigInt(env.ORACLE_LOG_CHUNK_SIZE),
-    maxChunksPerScan: 200,
-    scanBudgetMs: 4_000,
+    logChunkSize: { ethereum: BigInt(env.ORACLE_LOG_CHUNK_SIZE), polygon: BigInt(env.ORACLE_POLYGON_LOG_CHUNK_SIZE) },
+    confirmations: { ethereum: env.ORACLE_ETH_CONFIRMATIONS, polygon: env.ORACLE_POLYGON_CONFIRMATIONS },
+    scanBudgetMs: 20_000,
     rpcTimeoutMs: env.UPSTREAM_TIMEOUT_MS,
+    maxRequestsPerSecond: env.ORACLE_RPC_MAX_RPS,
+    topVoters: env.ORACLE_TOP_VOTERS,
+    indexIntervalS: env.ORACLE_INDEX_INTERVAL_S,
   };
 }

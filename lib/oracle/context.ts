@@ -1,12 +1,12 @@
 // What the oracle services run on: configuration, the two chain clients and the database. One per process by
 // default (from lib/env.ts); tests build their own to point at a local chain or a dead RPC.
-import type { AbiEvent } from "viem";
+import { type AbiEvent, BaseError, RpcRequestError } from "viem";
 import { type Db, getDb } from "@/lib/db/client";
 import { optimisticOracleV2Abi, oracleChildTunnelAbi, VOTING_SCAN_EVENTS, votingV2Abi } from "./abi";
-import { createOracleClients, type OracleClients } from "./clients";
+import { type ChainName, createOracleClients, type OracleClients } from "./clients";
 import { type OracleConfig, oracleConfigFromEnv } from "./config";
-import { onChain } from "./errors";
-import type { ScanTarget } from "./scan";
+import { onChain, toUpstreamError } from "./errors";
+import type { ChainHead, ScanTarget } from "./scan";
 
 export interface OracleContext {
   /** Distinguishes cache entries of contexts pointing at different chains. */
@@ -37,35 +37,72 @@ export const votingEvents = {
   all: eventsOf(votingV2Abi, VOTING_SCAN_EVENTS),
   staked: eventsOf(votingV2Abi, ["Staked"]),
   voteRevealed: eventsOf(votingV2Abi, ["VoteRevealed"]),
+  voteCommitted: eventsOf(votingV2Abi, ["VoteCommitted"]),
+  requestResolved: eventsOf(votingV2Abi, ["RequestResolved"]),
   requestAdded: eventsOf(votingV2Abi, ["RequestAdded"]),
   requestRolled: eventsOf(votingV2Abi, ["RequestRolled"]),
+  requestDeleted: eventsOf(votingV2Abi, ["RequestDeleted"]),
 };
 export const polygonEvents = {
   disputePrice: eventsOf(optimisticOracleV2Abi, ["DisputePrice"]),
+  proposePrice: eventsOf(optimisticOracleV2Abi, ["ProposePrice"]),
+  settle: eventsOf(optimisticOracleV2Abi, ["Settle"]),
   priceRequestBridged: eventsOf(oracleChildTunnelAbi, ["PriceRequestBridged"]),
 };
 
 /** One scan of VotingV2 serves every endpoint: stakers, reveals, requests, rolls and resolutions. */
 export function votingScan(config: OracleConfig): ScanTarget {
-  return { name: "voting-v2", chain: "ethereum", addresses: [config.votingV2], events: votingEvents.all, fromBlock: config.votingV2FromBlock };
+  return {
+    name: "voting-v2-r2",
+    chain: "ethereum",
+    addresses: [config.votingV2],
+    events: votingEvents.all,
+    fromBlock: config.votingV2FromBlock,
+  };
 }
 
-/** Disputes on the Polygon Optimistic Oracles and the child tunnel's bridged requests, in one scan. */
+/**
+ * Proposals, disputes and settlements on the Polygon Optimistic Oracles and the child tunnel's bridged requests, in
+ * one scan (ProposePrice and Settle are kept for Polymarket's requesters only, as rows of oracle_requests).
+ */
 export function polygonScan(config: OracleConfig): ScanTarget {
   return {
-    name: "oov2-disputes",
+    name: "oov2-r2",
     chain: "polygon",
     addresses: [...config.optimisticOracles, config.childTunnel],
-    events: [...polygonEvents.disputePrice, ...polygonEvents.priceRequestBridged],
+    events: [...polygonEvents.proposePrice, ...polygonEvents.disputePrice, ...polygonEvents.settle, ...polygonEvents.priceRequestBridged],
     fromBlock: config.optimisticOraclesFromBlock,
     needsTimestamp: true,
   };
 }
 
-/** The newest block: its number pins every read of a request to one state, its timestamp is the data's `as_of`. */
-export async function headOf(ctx: OracleContext, chain: "ethereum" | "polygon") {
-  const block = await onChain(chain, () => ctx.clients[chain].getBlock({ blockTag: "latest" }));
-  return { number: block.number!, timestamp: block.timestamp };
+// Where "finalized" is not served (an RPC or a local node without the tag), the indexer stays this many blocks back.
+export const FINALIZED_FALLBACK_DEPTH = 64n;
+
+/**
+ * The block the indexer reads a chain at: the finalized block, or `confirmations` blocks below the latest one. Its
+ * number pins every read of a pass to one state; its timestamp is the data's `as_of`; its hash is the reorg check.
+ */
+export async function indexedHead(ctx: OracleContext, chain: ChainName): Promise<ChainHead> {
+  const client = ctx.clients[chain];
+  const confirmations = ctx.config.confirmations[chain];
+  const toHead = (block: { number: bigint | null; hash: `0x${string}` | null; timestamp: bigint }) => ({
+    number: block.number!,
+    hash: block.hash!,
+    timestamp: block.timestamp,
+  });
+  if (confirmations === "finalized") {
+    try {
+      return toHead(await client.getBlock({ blockTag: "finalized" }));
+    } catch (error) {
+      // The node answered but does not know the tag: fall back to a fixed depth. Anything else is an RPC failure.
+      if (!(error instanceof BaseError) || !error.walk((e) => e instanceof RpcRequestError)) throw toUpstreamError(error, chain) ?? error;
+    }
+  }
+  const depth = confirmations === "finalized" ? FINALIZED_FALLBACK_DEPTH : BigInt(confirmations);
+  const latest = await onChain(chain, () => client.getBlock({ blockTag: "latest" }));
+  if (depth === 0n || latest.number < depth) return toHead(latest);
+  return toHead(await onChain(chain, () => client.getBlock({ blockNumber: latest.number - depth })));
 }
 
 /** Points the route handlers at another context (tests: a local chain, a dead or slow RPC). */

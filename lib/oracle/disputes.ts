@@ -1,14 +1,21 @@
-// Disputed Polymarket questions with cleartext titles and lifecycle status.
-//
-// Two sources, joined: (A) DisputePrice logs of the Polygon Optimistic Oracles whose requester is a Polymarket
-// adapter; their ancillary data is the question's cleartext. (B) the mainnet DVM's RequestAdded logs: since 2025-04
-// a bridged request carries only `ancillaryDataHash:…,childBlockNumber:…` (no text), so it is matched to its Polygon
-// origin through the child tunnel's PriceRequestBridged log (the same transaction as the dispute; parentRequestId =
-// the mainnet request id) and, when that origin lies outside the Polygon scan, found by a targeted eth_getLogs at
-// childBlockNumber. Status combines OOv2.getState on Polygon with VotingV2.getPriceRequestStatuses on mainnet.
-import { type Address, formatUnits, getAddress, type Hex, type Log } from "viem";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, votingV2Abi } from "./abi";
+// Disputed Polymarket questions with cleartext titles and lifecycle status, built by the indexer in named steps:
+//   1. readDisputeSources: the indexed logs, decoded (dispute-sources.ts);
+//   2. linkPolygonDisputes: (A) DisputePrice logs of the Polygon Optimistic Oracles whose requester is a Polymarket
+//      adapter (their ancillary data is the question's cleartext), each linked to its DVM request through the
+//      PriceRequestBridged log of the same transaction: a compressed one by parentRequestId, a legacy one by its exact
+//      request id, i.e. on identifier, time and text (a question disputed twice is re-asked with the same text, only
+//      its time differs);
+//   3. recoverMainnetOnly: (B) DVM requests not linked above: bridged Polymarket questions whose Polygon origin lies
+//      outside the scan (compressed: found through the child tunnel; legacy: the text is on mainnet);
+//   4. readContractStates: OOv2.getState on Polygon and VotingV2.getPriceRequestStatuses on mainnet, one sub-call per
+//      request in bounded batches, except for requests the index knows to be terminal (settled / resolved: by their
+//      Settle or RequestResolved log or an earlier read, lib/oracle/request-state.ts), which are never read again; a
+//      failed sub-call degrades its row (`unread`), never the answer;
+//   5. toDisputedAssertion: the lifecycle and the response row.
+import { type Address, formatUnits, getAddress, type Hex, keccak256 } from "viem";
+import { optimisticOracleV2Abi, votingV2Abi } from "./abi";
 import {
+  adapterAncillaryData,
   decodeAncillaryData,
   decodeIdentifier,
   dvmRequestId,
@@ -18,67 +25,32 @@ import {
   parsePolymarketText,
   stampAncillaryData,
 } from "./ancillary";
-import { MULTICALL_BATCH_BYTES, MULTICALL3_ADDRESS } from "./clients";
-import { headOf, type OracleContext, polygonEvents, polygonScan, votingEvents, votingScan } from "./context";
-import { onChain } from "./errors";
+import type { OracleContext } from "./context";
+import { type DisputeSources, type DvmRequest, findOriginOfCompressed, lower, type Origin, readDisputeSources } from "./dispute-sources";
 import { type DisputeStatus, disputeLifecycle, dvmStatusName, type VotePhase } from "./lifecycle";
-import { advanceScan, decodeStored, readLogs, type StoredLog, storeLogs } from "./scan";
+import { boundedMulticall, type CallOutcome, required } from "./multicall";
+import { knownStates, recordStates } from "./request-state";
+import type { ChainHead } from "./scan";
+import { isoFromSeconds } from "./time";
 
-interface DisputeArgs {
-  requester: Address;
-  proposer: Address;
-  disputer: Address;
-  identifier: Hex;
-  timestamp: bigint;
-  ancillaryData: Hex;
-  proposedPrice: bigint;
-}
-interface BridgedArgs {
-  requester: Address;
-  identifier: Hex;
-  time: bigint;
-  ancillaryData: Hex;
-  childRequestId: Hex;
-  parentRequestId: Hex;
-}
-interface RequestAddedArgs {
-  requester: Address;
-  roundId: number;
-  identifier: Hex;
-  time: bigint;
-  ancillaryData: Hex;
-}
-interface RolledArgs {
-  identifier: Hex;
-  time: bigint;
-  ancillaryData: Hex;
-  rollCount: number;
-}
-
-interface Origin {
-  oracle: Address;
-  args: DisputeArgs;
-  disputedAt: bigint | null;
-  txHash: Hex;
-}
-interface DvmRequest {
-  id: Hex;
-  identifier: Hex;
-  time: bigint;
-  ancillaryData: Hex;
-  form: "compressed" | "legacy";
-}
 interface Row {
   origin: Origin | null;
+  /** The requester's own ancillary data (without UMA's stamps): its keccak256 is Polymarket's questionID. */
+  ancillary: Hex;
   /** Cleartext question as the OO requester wrote it (or, for a legacy-only row, as mainnet carries it). */
   text: string;
   requester: Address;
   identifier: Hex;
   dvm: DvmRequest | null;
+  disputedAt: bigint | null;
 }
+
+export type UnreadState = "oo_state" | "dvm_status";
 
 export interface DisputedAssertion {
   id: Hex;
+  /** Polymarket's questionID: keccak256 of the adapter's ancillary data (docs/resolution.md). */
+  question_id: Hex;
   title: string | null;
   description: string | null;
   market_id: string | null;
@@ -91,233 +63,279 @@ export interface DisputedAssertion {
   proposed_price: string | null;
   identifier: string;
   requested_at: string | null;
+  /** When the proposal was made: the DVM request's time (OOv2 votes an event-based request at its proposal time). */
+  proposed_at: string | null;
   disputed_at: string | null;
   chain: "polygon";
   oracle_address: Address | null;
   dispute_tx_hash: Hex | null;
-  dvm: { request_id: Hex; status: ReturnType<typeof dvmStatusName>; round_id: number | null; ancillary_form: "compressed" | "legacy" } | null;
+  dvm: {
+    request_id: Hex;
+    status: ReturnType<typeof dvmStatusName> | "deleted";
+    round_id: number | null;
+    ancillary_form: "compressed" | "legacy";
+  } | null;
+  /** Contract states that could not be read for this row; its status is then the best the other reads allow. */
+  unread: UnreadState[];
 }
 
 export interface DisputesSnapshot {
   disputes: DisputedAssertion[];
   blockNumbers: { ethereum: bigint; polygon: bigint };
   asOf: bigint;
-  backfillComplete: boolean;
+  degradedRows: number;
 }
 
-const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
-const lower = (a: string) => a.toLowerCase();
-
-// Mainnet requests whose Polygon origin a targeted lookup did not find: not retried on every refresh.
-const unresolvedLookups = ((globalThis as unknown as { __predmktOracleMisses?: Map<string, number> }).__predmktOracleMisses ??= new Map());
-const MISS_RETRY_MS = 10 * 60_000;
-
-async function findOriginOfCompressed(
-  ctx: OracleContext,
-  request: DvmRequest,
-  ref: NonNullable<ReturnType<typeof parseCompressed>>,
-  bridgedByParent: Map<string, { args: BridgedArgs; log: StoredLog }>,
-  disputesByTx: Map<string, Origin[]>,
-): Promise<{ bridged: BridgedArgs; origin: Origin | null } | null> {
-  const known = bridgedByParent.get(lower(request.id));
-  if (known) {
-    const origin = disputesByTx.get(lower(known.log.transactionHash))?.find((o) => lower(stampAncillaryData(o.args.ancillaryData, o.args.requester)) === lower(known.args.ancillaryData));
-    if (origin) return { bridged: known.args, origin };
+function linkPolygonDisputes(ctx: OracleContext, sources: DisputeSources, linked: Set<string>): Row[] {
+  // Legacy mainnet requests by identifier and cleartext: the fallback when a dispute's bridging log is not indexed.
+  const legacyByText = new Map<string, DvmRequest[]>();
+  for (const dvm of sources.dvmById.values()) {
+    if (dvm.form !== "legacy") continue;
+    const key = `${dvm.identifier}:${lower(dvm.ancillaryData)}`;
+    legacyByText.set(key, [...(legacyByText.get(key) ?? []), dvm]);
   }
-  const missAt = unresolvedLookups.get(request.id);
-  if (missAt && Date.now() - missAt < MISS_RETRY_MS) return null;
-  const from = ref.childBlockNumber > 0n ? ref.childBlockNumber - 1n : 0n;
-  const events = [...polygonEvents.priceRequestBridged, ...polygonEvents.disputePrice];
-  const addresses = [ref.childOracle, ref.childRequester];
-  const db = await ctx.db();
-  let logs = await readLogs(db, "polygon", addresses, events, from, ref.childBlockNumber);
-  const hasBridged = (list: StoredLog[]) =>
-    list.some((l) => l.address === lower(ref.childOracle) && lower(decodeStored<BridgedArgs>(oracleChildTunnelAbi, l).args.parentRequestId) === lower(request.id));
-  if (!hasBridged(logs)) {
-    const fetched = await onChain("polygon", () =>
-      ctx.clients.polygon.getLogs({ address: addresses, events, fromBlock: from, toBlock: ref.childBlockNumber, strict: false }),
-    );
-    await storeLogs(db, "polygon", fetched as unknown as Log[]);
-    logs = await readLogs(db, "polygon", addresses, events, from, ref.childBlockNumber);
-  }
-  const bridgedLog = logs.find(
-    (l) => l.address === lower(ref.childOracle) && lower(decodeStored<BridgedArgs>(oracleChildTunnelAbi, l).args.parentRequestId) === lower(request.id),
-  );
-  if (!bridgedLog) {
-    unresolvedLookups.set(request.id, Date.now());
-    return null;
-  }
-  const bridged = decodeStored<BridgedArgs>(oracleChildTunnelAbi, bridgedLog).args;
-  const disputeLog = logs.find((l) => l.transactionHash === bridgedLog.transactionHash && l.address === lower(ref.childRequester));
-  let origin: Origin | null = null;
-  if (disputeLog) {
-    const args = decodeStored<DisputeArgs>(optimisticOracleV2Abi, disputeLog).args;
-    let disputedAt = disputeLog.blockTimestamp;
-    if (disputedAt === null) {
-      disputedAt = (await onChain("polygon", () => ctx.clients.polygon.getBlock({ blockNumber: disputeLog.blockNumber }))).timestamp;
-    }
-    origin = { oracle: getAddress(disputeLog.address), args, disputedAt, txHash: disputeLog.transactionHash };
-  }
-  return { bridged, origin };
-}
-
-export async function loadDisputes(ctx: OracleContext): Promise<DisputesSnapshot> {
-  const { config } = ctx;
-  const [ethHead, polyHead] = await Promise.all([headOf(ctx, "ethereum"), headOf(ctx, "polygon")]);
-  const [ethScan, polyScan] = await Promise.all([
-    advanceScan(ctx, votingScan(config), ethHead.number),
-    advanceScan(ctx, polygonScan(config), polyHead.number),
-  ]);
-  const db = await ctx.db();
-  const [disputeLogs, bridgedLogs, addedLogs, rolledLogs] = await Promise.all([
-    readLogs(db, "polygon", config.optimisticOracles, polygonEvents.disputePrice, config.optimisticOraclesFromBlock),
-    readLogs(db, "polygon", [config.childTunnel], polygonEvents.priceRequestBridged, config.optimisticOraclesFromBlock),
-    readLogs(db, "ethereum", [config.votingV2], votingEvents.requestAdded, config.votingV2FromBlock),
-    readLogs(db, "ethereum", [config.votingV2], votingEvents.requestRolled, config.votingV2FromBlock),
-  ]);
-
-  const disputesByTx = new Map<string, Origin[]>();
-  const origins: Origin[] = disputeLogs.map((log) => {
-    const origin = { oracle: getAddress(log.address), args: decodeStored<DisputeArgs>(optimisticOracleV2Abi, log).args, disputedAt: log.blockTimestamp, txHash: log.transactionHash };
-    disputesByTx.set(lower(log.transactionHash), [...(disputesByTx.get(lower(log.transactionHash)) ?? []), origin]);
-    return origin;
-  });
-  const bridgedByTx = new Map<string, BridgedArgs[]>();
-  const bridgedByParent = new Map<string, { args: BridgedArgs; log: StoredLog }>();
-  for (const log of bridgedLogs) {
-    const args = decodeStored<BridgedArgs>(oracleChildTunnelAbi, log).args;
-    bridgedByTx.set(lower(log.transactionHash), [...(bridgedByTx.get(lower(log.transactionHash)) ?? []), args]);
-    bridgedByParent.set(lower(args.parentRequestId), { args, log });
-  }
-  const dvmById = new Map<string, DvmRequest>();
-  const dvmIdByAncillary = new Map<string, string>();
-  for (const log of addedLogs) {
-    const args = decodeStored<RequestAddedArgs>(votingV2Abi, log).args;
-    const id = dvmRequestId(args.identifier, args.time, args.ancillaryData);
-    const form = parseCompressed(decodeAncillaryData(args.ancillaryData)) ? "compressed" : "legacy";
-    dvmById.set(lower(id), { id, identifier: args.identifier, time: args.time, ancillaryData: args.ancillaryData, form });
-    dvmIdByAncillary.set(lower(args.ancillaryData), lower(id));
-  }
-  const rollCounts = new Map<string, number>();
-  for (const log of rolledLogs) {
-    const args = decodeStored<RolledArgs>(votingV2Abi, log).args;
-    const id = lower(dvmRequestId(args.identifier, args.time, args.ancillaryData));
-    rollCounts.set(id, Math.max(rollCounts.get(id) ?? 0, Number(args.rollCount)));
-  }
-
-  // (A) Polymarket disputes on Polygon, each linked to its DVM request when it has reached mainnet.
   const rows: Row[] = [];
-  const linked = new Set<string>();
-  for (const origin of origins) {
-    if (!config.polymarketRequesters.has(lower(origin.args.requester))) continue;
-    const stamped = stampAncillaryData(origin.args.ancillaryData, origin.args.requester);
-    const bridged = bridgedByTx.get(lower(origin.txHash))?.find((b) => lower(b.ancillaryData) === lower(stamped) && b.identifier === origin.args.identifier);
-    const dvmId = bridged ? lower(bridged.parentRequestId) : dvmIdByAncillary.get(lower(legacyBridgedAncillaryData(stamped, origin.oracle)));
-    const dvm = dvmId ? (dvmById.get(dvmId) ?? null) : null;
+  for (const origin of sources.origins) {
+    if (!ctx.config.polymarketRequesters.has(lower(origin.args.requester))) continue;
+    const { identifier, timestamp, ancillaryData, requester } = origin.args;
+    const stamped = stampAncillaryData(ancillaryData, requester);
+    const legacyText = legacyBridgedAncillaryData(stamped, origin.oracle);
+    // The first bridging log after this dispute in its transaction (a transaction may hold several disputes).
+    const bridged = sources.bridgedByTx
+      .get(lower(origin.txHash))
+      ?.filter(
+        (b) => b.log.logIndex > origin.logIndex && lower(b.args.ancillaryData) === lower(stamped) && b.args.identifier === identifier,
+      )
+      .sort((a, b) => a.log.logIndex - b.log.logIndex)[0];
+    let dvm: DvmRequest | null = null;
+    if (bridged) {
+      // The bridging log of the dispute's own transaction carries the DVM time (the proposal time for Polymarket's
+      // event-based requests). Compressed (since 2025-04): its parentRequestId. Legacy tunnel: mainnet got the
+      // stamped text plus its origin, in cleartext, at that time, so the exact request id is known.
+      dvm =
+        sources.dvmById.get(lower(bridged.args.parentRequestId)) ??
+        sources.dvmById.get(lower(dvmRequestId(identifier, bridged.args.time, legacyText))) ??
+        null;
+    } else {
+      // No bridging log: a question disputed twice is re-asked with the same text, so the text alone is ambiguous.
+      // Its DVM time is its proposal time, which lies between its own request time and the next request's: take
+      // the earliest legacy request with this text at or after the request time.
+      const candidates = (legacyByText.get(`${identifier}:${lower(legacyText)}`) ?? []).filter((d) => d.time >= timestamp);
+      dvm = candidates.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))[0] ?? null;
+    }
     if (dvm) linked.add(lower(dvm.id));
-    rows.push({ origin, text: decodeAncillaryData(origin.args.ancillaryData), requester: origin.args.requester, identifier: origin.args.identifier, dvm });
+    rows.push({
+      origin,
+      ancillary: ancillaryData,
+      text: decodeAncillaryData(ancillaryData),
+      requester,
+      identifier,
+      dvm,
+      disputedAt: origin.disputedAt,
+    });
   }
-  // (B) DVM requests not matched above: bridged Polymarket questions whose Polygon origin the scan did not cover.
-  for (const dvm of dvmById.values()) {
+  return rows;
+}
+
+async function recoverMainnetOnly(ctx: OracleContext, sources: DisputeSources, linked: Set<string>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const dvm of sources.dvmById.values()) {
     if (linked.has(lower(dvm.id))) continue;
     const text = decodeAncillaryData(dvm.ancillaryData);
     const ref = parseCompressed(text);
     if (ref) {
       if (ref.childChainId !== 137) continue;
-      const found = await findOriginOfCompressed(ctx, dvm, ref, bridgedByParent, disputesByTx);
+      const found = await findOriginOfCompressed(ctx, dvm, ref, sources);
       if (!found) continue;
       const stampedText = decodeAncillaryData(found.bridged.ancillaryData);
       const requester = parsePolymarketText(stampedText).ooRequester;
-      if (!requester || !config.polymarketRequesters.has(lower(requester))) continue;
+      if (!requester || !ctx.config.polymarketRequesters.has(lower(requester))) continue;
       const questionText = found.origin ? decodeAncillaryData(found.origin.args.ancillaryData) : stampedText;
-      rows.push({ origin: found.origin, text: questionText, requester, identifier: found.bridged.identifier, dvm });
+      rows.push({
+        origin: found.origin,
+        ancillary: found.origin ? found.origin.args.ancillaryData : adapterAncillaryData(found.bridged.ancillaryData),
+        text: questionText,
+        requester,
+        identifier: found.bridged.identifier,
+        dvm,
+        disputedAt: found.disputedAt,
+      });
     } else {
       const parsed = parsePolymarketText(text);
-      if (parsed.childChainId !== 137 || !parsed.ooRequester || !config.polymarketRequesters.has(lower(parsed.ooRequester))) continue;
-      rows.push({ origin: null, text, requester: parsed.ooRequester, identifier: dvm.identifier, dvm });
+      if (parsed.childChainId !== 137 || !parsed.ooRequester || !ctx.config.polymarketRequesters.has(lower(parsed.ooRequester))) continue;
+      const ancillary = adapterAncillaryData(dvm.ancillaryData);
+      rows.push({ origin: null, ancillary, text, requester: parsed.ooRequester, identifier: dvm.identifier, dvm, disputedAt: null });
     }
   }
+  return rows;
+}
 
-  // Contract states, each chain read at its head block in one Multicall3 round trip.
+interface ContractStates {
+  oo: Map<Row, CallOutcome>;
+  dvm: Map<Row, CallOutcome>;
+  phase: VotePhase;
+}
+
+const ooIdOf = (r: Row) => {
+  const a = r.origin!.args;
+  return optimisticOracleRequestId(a.requester, a.identifier, a.timestamp, a.ancillaryData).toLowerCase();
+};
+
+/** Reads the states of the rows' requests at the heads, except those the index already knows to be terminal. */
+async function readContractStates(ctx: OracleContext, rows: Row[], heads: { ethereum: bigint; polygon: bigint }): Promise<ContractStates> {
+  const db = await ctx.db();
   const withOrigin = rows.filter((r) => r.origin);
-  const ooStates = withOrigin.length
-    ? await onChain("polygon", () =>
-        ctx.clients.polygon.multicall({
-          allowFailure: false,
-          blockNumber: polyHead.number,
-          multicallAddress: MULTICALL3_ADDRESS,
-          batchSize: MULTICALL_BATCH_BYTES,
-          contracts: withOrigin.map((r) => ({
-            address: r.origin!.oracle,
-            abi: optimisticOracleV2Abi,
-            functionName: "getState",
-            args: [r.origin!.args.requester, r.origin!.args.identifier, r.origin!.args.timestamp, r.origin!.args.ancillaryData],
-          }) as const),
-        }),
-      )
-    : [];
-  const ooStateOf = new Map(withOrigin.map((r, i) => [r, Number(ooStates[i])]));
-  const dvmRows = rows.filter((r) => r.dvm);
-  const [phase, statuses] = await onChain("ethereum", () =>
-    ctx.clients.ethereum.multicall({
-      allowFailure: false,
-      blockNumber: ethHead.number,
-      multicallAddress: MULTICALL3_ADDRESS,
-      batchSize: MULTICALL_BATCH_BYTES,
-      contracts: [
-        { address: config.votingV2, abi: votingV2Abi, functionName: "getVotePhase" },
-        {
-          address: config.votingV2,
+  const dvmRows = rows.filter((r) => r.dvm && !r.dvm.deleted);
+  const [knownOo, knownDvm] = await Promise.all([
+    knownStates(db, "polygon", withOrigin.map(ooIdOf)),
+    knownStates(
+      db,
+      "ethereum",
+      dvmRows.map((r) => r.dvm!.id),
+    ),
+  ]);
+  const ooToRead = withOrigin.filter((r) => !knownOo.get(ooIdOf(r))?.terminal);
+  const dvmToRead = dvmRows.filter((r) => !knownDvm.get(lower(r.dvm!.id))?.terminal);
+  const [ooStates, dvmReads] = await Promise.all([
+    boundedMulticall(
+      ctx.clients.polygon,
+      "polygon",
+      ooToRead.map((r) => {
+        const a = r.origin!.args;
+        return {
+          address: r.origin!.oracle,
+          abi: optimisticOracleV2Abi,
+          functionName: "getState",
+          args: [a.requester, a.identifier, a.timestamp, a.ancillaryData],
+        };
+      }),
+      { blockNumber: heads.polygon },
+    ),
+    boundedMulticall(
+      ctx.clients.ethereum,
+      "ethereum",
+      [
+        { address: ctx.config.votingV2, abi: votingV2Abi, functionName: "getVotePhase" },
+        // One request per sub-call: a long pre-2025 text in one request cannot take the others' statuses down.
+        ...dvmToRead.map((r) => ({
+          address: ctx.config.votingV2,
           abi: votingV2Abi,
           functionName: "getPriceRequestStatuses",
-          args: [dvmRows.map((r) => ({ identifier: r.dvm!.identifier, time: r.dvm!.time, ancillaryData: r.dvm!.ancillaryData }))],
-        },
+          args: [[{ identifier: r.dvm!.identifier, time: r.dvm!.time, ancillaryData: r.dvm!.ancillaryData }]],
+        })),
       ],
+      { blockNumber: heads.ethereum },
+    ),
+  ]);
+  const phase = required<number>(dvmReads[0], "getVotePhase()", "ethereum");
+  const oo = new Map<Row, CallOutcome>(ooToRead.map((r, i) => [r, ooStates[i]]));
+  const dvm = new Map<Row, CallOutcome>(
+    dvmToRead.map((r, i): [Row, CallOutcome] => {
+      const read = dvmReads[1 + i];
+      return [r, read.ok ? { ok: true, value: (read.value as readonly unknown[])[0] } : read];
     }),
   );
-  const dvmStateOf = new Map(dvmRows.map((r, i) => [r, statuses[i]]));
-  const votePhase: VotePhase = Number(phase) === 1 ? "reveal" : "commit";
-
-  const disputes: DisputedAssertion[] = [];
-  for (const row of rows) {
-    const dvmState = dvmStateOf.get(row) ?? null;
-    const lifecycle = disputeLifecycle(row.origin ? ooStateOf.get(row)! : null, dvmState ? Number(dvmState.status) : null, votePhase);
-    if (!lifecycle) continue;
-    const question = parsePolymarketText(row.text);
-    const o = row.origin;
-    disputes.push({
-      id: o ? optimisticOracleRequestId(o.args.requester, o.args.identifier, o.args.timestamp, o.args.ancillaryData) : row.dvm!.id,
-      title: question.title,
-      description: question.description,
-      market_id: question.marketId,
-      ...lifecycle,
-      roll_count: row.dvm ? (rollCounts.get(lower(row.dvm.id)) ?? 0) : 0,
-      requester: getAddress(row.requester),
-      proposer: o ? getAddress(o.args.proposer) : null,
-      disputer: o ? getAddress(o.args.disputer) : null,
-      proposed_price: o ? formatUnits(o.args.proposedPrice, 18) : null,
-      identifier: decodeIdentifier(row.identifier),
-      requested_at: o ? iso(o.args.timestamp) : null,
-      disputed_at: o?.disputedAt != null ? iso(o.disputedAt) : null,
-      chain: "polygon",
-      oracle_address: o ? o.oracle : null,
-      dispute_tx_hash: o ? o.txHash : null,
-      dvm: row.dvm
-        ? {
-            request_id: row.dvm.id,
-            status: dvmStatusName(dvmState ? Number(dvmState.status) : null),
-            round_id: dvmState && dvmState.lastVotingRound > 0 ? Number(dvmState.lastVotingRound) : null,
-            ancillary_form: row.dvm.form,
-          }
-        : null,
-    });
+  for (const r of withOrigin) if (!oo.has(r)) oo.set(r, { ok: true, value: knownOo.get(ooIdOf(r))!.state });
+  for (const r of dvmRows) {
+    if (dvm.has(r)) continue;
+    const k = knownDvm.get(lower(r.dvm!.id))!;
+    dvm.set(r, { ok: true, value: { status: k.state, lastVotingRound: k.round ?? 0 } });
   }
+  await Promise.all([
+    recordStates(
+      db,
+      "polygon",
+      heads.polygon,
+      ooToRead
+        .filter((r) => oo.get(r)!.ok)
+        .map((r) => ({ id: ooIdOf(r), state: Number((oo.get(r) as { value: unknown }).value), round: null })),
+      knownOo,
+    ),
+    recordStates(
+      db,
+      "ethereum",
+      heads.ethereum,
+      dvmToRead
+        .filter((r) => dvm.get(r)!.ok)
+        .map((r) => {
+          const v = (dvm.get(r) as { value: { status: number; lastVotingRound: number } }).value;
+          return { id: r.dvm!.id, state: Number(v.status), round: Number(v.lastVotingRound) };
+        }),
+      knownDvm,
+    ),
+  ]);
+  return { oo, dvm, phase: Number(phase) === 1 ? "reveal" : "commit" };
+}
+
+function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<string, number>): DisputedAssertion | null {
+  const unread: UnreadState[] = [];
+  const ooRead = row.origin ? states.oo.get(row)! : null;
+  if (ooRead && !ooRead.ok) unread.push("oo_state");
+  const dvmRead = states.dvm.get(row) ?? null;
+  if (dvmRead && !dvmRead.ok) unread.push("dvm_status");
+  const dvmState = dvmRead?.ok ? (dvmRead.value as { status: number; lastVotingRound: number }) : null;
+  // An unread OO state is taken as Disputed (the log says it was) and marked; an unread DVM status as unknown.
+  const ooState = row.origin ? (ooRead?.ok ? Number(ooRead.value) : 4) : null;
+  const lifecycle = disputeLifecycle(ooState, dvmState ? Number(dvmState.status) : null, states.phase);
+  if (!lifecycle) return null;
+  const question = parsePolymarketText(row.text);
+  const o = row.origin;
+  const dvmId = row.dvm ? lower(row.dvm.id) : null;
+  return {
+    id: o ? optimisticOracleRequestId(o.args.requester, o.args.identifier, o.args.timestamp, o.args.ancillaryData) : row.dvm!.id,
+    question_id: keccak256(row.ancillary),
+    title: question.title,
+    description: question.description,
+    market_id: question.marketId,
+    ...lifecycle,
+    // RequestRolled is emitted only when the queue is processed: the pending list's rollCount is the true one.
+    roll_count: row.dvm ? Math.max(rollCounts.get(dvmId!) ?? 0, row.dvm.rolledLogs) : 0,
+    requester: getAddress(row.requester),
+    proposer: o ? getAddress(o.args.proposer) : null,
+    disputer: o ? getAddress(o.args.disputer) : null,
+    proposed_price: o ? formatUnits(o.args.proposedPrice, 18) : null,
+    identifier: decodeIdentifier(row.identifier),
+    requested_at: o ? isoFromSeconds(o.args.timestamp) : null,
+    // Polymarket's adapter makes every request event-based (UmaCtfAdapter._requestPrice setEventBased), and OOv2
+    // sends an event-based dispute to the DVM at the proposal time (OptimisticOracleV2._getTimestampForDvmRequest).
+    proposed_at: row.dvm ? isoFromSeconds(row.dvm.time) : null,
+    disputed_at: row.disputedAt != null ? isoFromSeconds(row.disputedAt) : null,
+    chain: "polygon",
+    oracle_address: o ? o.oracle : null,
+    dispute_tx_hash: o ? o.txHash : null,
+    dvm: row.dvm
+      ? {
+          request_id: row.dvm.id,
+          status: row.dvm.deleted ? "deleted" : dvmStatusName(dvmState ? Number(dvmState.status) : null),
+          round_id: dvmState && dvmState.lastVotingRound > 0 ? Number(dvmState.lastVotingRound) : null,
+          ancillary_form: row.dvm.form,
+        }
+      : null,
+    unread,
+  };
+}
+
+/**
+ * Builds /disputes at the indexed heads. `rollCounts` are the true roll counts of the requests up for vote now
+ * (getPendingRequests, read for the summary at the same Ethereum block).
+ */
+export async function loadDisputes(
+  ctx: OracleContext,
+  heads: { ethereum: ChainHead; polygon: ChainHead },
+  rollCounts: Map<string, number>,
+): Promise<DisputesSnapshot> {
+  const blocks = { ethereum: heads.ethereum.number, polygon: heads.polygon.number };
+  const sources = await readDisputeSources(ctx, blocks);
+  const linked = new Set<string>();
+  const rows = [...linkPolygonDisputes(ctx, sources, linked), ...(await recoverMainnetOnly(ctx, sources, linked))];
+  const states = await readContractStates(ctx, rows, blocks);
+  const disputes = rows.map((row) => toDisputedAssertion(row, states, rollCounts)).filter((d): d is DisputedAssertion => d !== null);
   // Newest dispute first; rows without a known dispute time (legacy mainnet-only) last.
   disputes.sort((a, b) => (b.disputed_at ?? "").localeCompare(a.disputed_at ?? ""));
   return {
     disputes,
-    blockNumbers: { ethereum: ethHead.number, polygon: polyHead.number },
-    asOf: ethHead.timestamp,
-    backfillComplete: ethScan.complete && polyScan.complete,
+    blockNumbers: blocks,
+    asOf: heads.ethereum.timestamp,
+    degradedRows: disputes.filter((d) => d.unread.length > 0).length,
   };
 }

@@ -1,4 +1,4 @@
-// The disputed-assertion lifecycle of DESIGN.md (disputed → voting → resolved → settled, voting → voting on a roll)
+// The disputed-assertion lifecycle of docs/oracle-facts.md#lifecycle (disputed → voting → resolved → settled, voting → voting on a roll)
 // derived from the two contracts' own states: the Polygon Optimistic Oracle's request state and the mainnet DVM's
 // request status.
 

@@ -1,64 +1,22 @@
-// Voting rounds: VoteRevealed logs grouped by their roundId (not an indexed topic, so grouping happens here after the
-// scan, whatever block ranges the logs came from), plus each round's figures read from rounds(r).
-import { type Address, formatUnits, type Hex } from "viem";
+// Voting rounds: each round's reveal figures from oracle_rounds (kept by the indexer as VoteRevealed logs arrive,
+// lib/oracle/derived.ts: no log is decoded here), plus its figures from rounds(r), read once a round is past and then
+// kept in the same row (a past round's figures never change).
+import { type Address, formatUnits } from "viem";
 import { votingV2Abi } from "./abi";
-import { MULTICALL_BATCH_BYTES, MULTICALL3_ADDRESS } from "./clients";
-import { headOf, type OracleContext, votingEvents, votingScan } from "./context";
-import { onChain } from "./errors";
-import { advanceScan, decodeStored, readLogs, type StoredLog } from "./scan";
+import type { OracleContext } from "./context";
+import { boundedMulticall, type CallOutcome, required } from "./multicall";
+import type { ChainHead } from "./scan";
+import { isoFromSeconds } from "./time";
 
 export const MAX_ROUNDS = 50;
-
-export interface RevealArgs {
-  voter: Address;
-  roundId: number;
-  identifier: Hex;
-  time: bigint;
-  ancillaryData: Hex;
-  numTokens: bigint;
-}
-
-export interface RevealGroup {
-  roundId: number;
-  revealCount: number;
-  uniqueRevealers: number;
-  tokensRevealed: bigint;
-  requestsRevealed: number;
-}
-
-/** Groups reveals by round. A log seen twice (the same block and index, e.g. from overlapping ranges) counts once. */
-export function groupReveals(reveals: (RevealArgs & { blockNumber: bigint; logIndex: number })[]): Map<number, RevealGroup> {
-  const seen = new Set<string>();
-  const acc = new Map<number, { count: number; voters: Set<string>; tokens: bigint; requests: Set<string> }>();
-  for (const r of reveals) {
-    const key = `${r.blockNumber}:${r.logIndex}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const a = acc.get(r.roundId) ?? { count: 0, voters: new Set(), tokens: 0n, requests: new Set() };
-    a.count += 1;
-    a.voters.add(r.voter.toLowerCase());
-    a.tokens += r.numTokens;
-    a.requests.add(`${r.identifier}:${r.time}:${r.ancillaryData}`);
-    acc.set(r.roundId, a);
-  }
-  return new Map(
-    [...acc].map(([roundId, a]) => [
-      roundId,
-      { roundId, revealCount: a.count, uniqueRevealers: a.voters.size, tokensRevealed: a.tokens, requestsRevealed: a.requests.size },
-    ]),
-  );
-}
-
-export function decodeReveals(logs: StoredLog[]) {
-  return logs.map((log) => ({ ...decodeStored<RevealArgs>(votingV2Abi, log).args, blockNumber: log.blockNumber, logIndex: log.logIndex }));
-}
 
 export interface VotingRound {
   round_id: number;
   starts_at: string;
   ends_at: string;
   status: "active" | "past";
-  requests: number;
+  /** null when rounds(r) could not be read (see `unread`). */
+  requests: number | null;
   requests_revealed: number;
   reveal_count: number;
   unique_revealers: number;
@@ -66,6 +24,8 @@ export interface VotingRound {
   cumulative_stake_at_round: string | null;
   min_participation_requirement: string | null;
   min_agreement_requirement: string | null;
+  /** Chain reads that failed for this row (its figures from them are null): ["rounds"] or []. */
+  unread: "rounds"[];
 }
 
 export interface RoundsSnapshot {
@@ -73,58 +33,90 @@ export interface RoundsSnapshot {
   currentRoundId: number;
   blockNumber: bigint;
   asOf: bigint;
-  backfillComplete: boolean;
 }
 
-const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+type RoundTuple = readonly [Address, bigint, bigint, bigint, number];
 
-export async function loadRounds(ctx: OracleContext): Promise<RoundsSnapshot> {
-  const head = await headOf(ctx, "ethereum");
-  const scan = await advanceScan(ctx, votingScan(ctx.config), head.number);
+/** Rounds from oracle_rounds, and each round's frozen figures (stored for past rounds, else read at the indexed block). */
+export async function loadRounds(ctx: OracleContext, head: ChainHead): Promise<RoundsSnapshot> {
   const db = await ctx.db();
-  const groups = groupReveals(decodeReveals(await readLogs(db, "ethereum", [ctx.config.votingV2], votingEvents.voteRevealed, ctx.config.votingV2FromBlock)));
   const address = ctx.config.votingV2;
-  const [currentRoundId, phaseLength] = await onChain("ethereum", () =>
-    ctx.clients.ethereum.multicall({
-      allowFailure: false,
-      blockNumber: head.number,
-      multicallAddress: MULTICALL3_ADDRESS,
-      contracts: [
-        { address, abi: votingV2Abi, functionName: "getCurrentRoundId" },
-        { address, abi: votingV2Abi, functionName: "voteTiming" },
-      ],
-    }),
+  const clock = await boundedMulticall(
+    ctx.clients.ethereum,
+    "ethereum",
+    [
+      { address, abi: votingV2Abi, functionName: "getCurrentRoundId" },
+      { address, abi: votingV2Abi, functionName: "voteTiming" },
+    ],
+    { blockNumber: head.number },
   );
-  const roundIds = [...new Set([...groups.keys(), currentRoundId])].sort((a, b) => b - a).slice(0, MAX_ROUNDS);
-  const frozen = await onChain("ethereum", () =>
-    ctx.clients.ethereum.multicall({
-      allowFailure: false,
-      blockNumber: head.number,
-      multicallAddress: MULTICALL3_ADDRESS,
-      batchSize: MULTICALL_BATCH_BYTES,
-      contracts: roundIds.map((r) => ({ address, abi: votingV2Abi, functionName: "rounds", args: [BigInt(r)] }) as const),
-    }),
+  const currentRoundId = required<number>(clock[0], "getCurrentRoundId()", "ethereum");
+  const phaseLength = required<bigint>(clock[1], "voteTiming()", "ethereum");
+  const revealed = await db.oracleRound.findMany({ where: { reveals: { gt: 0 } }, orderBy: { roundId: "desc" }, take: MAX_ROUNDS });
+  const stored = new Map(revealed.map((r) => [r.roundId, r]));
+  const roundIds = [...new Set([...stored.keys(), Number(currentRoundId)])].sort((a, b) => b - a).slice(0, MAX_ROUNDS);
+  // rounds(r) only for rounds whose figures are not stored yet (the active round, a round that just ended).
+  const toRead = roundIds.filter((r) => stored.get(r)?.frozenBlock == null);
+  const reads = await boundedMulticall(
+    ctx.clients.ethereum,
+    "ethereum",
+    toRead.map((r) => ({ address, abi: votingV2Abi, functionName: "rounds", args: [BigInt(r)] })),
+    { blockNumber: head.number },
   );
+  const readOf = new Map<number, CallOutcome>(toRead.map((r, i) => [r, reads[i]]));
+  const frozenNow: { roundId: number; tuple: RoundTuple }[] = [];
   const roundLength = 2n * phaseLength;
-  const rounds = roundIds.map((roundId, i) => {
-    const [, minParticipation, minAgreement, cumulativeAtRound, requestsToVote] = frozen[i];
-    const g = groups.get(roundId);
+  const rounds = roundIds.map((roundId): VotingRound => {
+    const row = stored.get(roundId);
+    const read = readOf.get(roundId);
+    let tuple: RoundTuple | null = null;
+    if (row?.frozenBlock != null) {
+      tuple = [
+        "0x0000000000000000000000000000000000000000",
+        BigInt(row.minParticipation!.toFixed()),
+        BigInt(row.minAgreement!.toFixed()),
+        BigInt(row.cumulativeStake!.toFixed()),
+        row.requestsToVote!,
+      ];
+    } else if (read?.ok) {
+      tuple = read.value as RoundTuple;
+      // A past round that a reveal froze (cumulativeStakeAtRound > 0) keeps these figures for good.
+      if (roundId < Number(currentRoundId) && tuple[3] > 0n) frozenNow.push({ roundId, tuple });
+    }
+    const [, minParticipation, minAgreement, cumulativeAtRound, requestsToVote] = tuple ?? ([null, 0n, 0n, 0n, 0] as const);
     // rounds(r) stays zero until the round's first reveal freezes it: report "not frozen yet" as null, not 0.
-    const isFrozen = cumulativeAtRound > 0n;
+    const isFrozen = tuple !== null && cumulativeAtRound > 0n;
     return {
       round_id: roundId,
-      starts_at: iso(BigInt(roundId) * roundLength),
-      ends_at: iso(BigInt(roundId + 1) * roundLength),
-      status: roundId === currentRoundId ? ("active" as const) : ("past" as const),
-      requests: Number(requestsToVote),
-      requests_revealed: g?.requestsRevealed ?? 0,
-      reveal_count: g?.revealCount ?? 0,
-      unique_revealers: g?.uniqueRevealers ?? 0,
-      tokens_revealed: formatUnits(g?.tokensRevealed ?? 0n, 18),
+      starts_at: isoFromSeconds(BigInt(roundId) * roundLength),
+      ends_at: isoFromSeconds(BigInt(roundId + 1) * roundLength),
+      status: roundId === Number(currentRoundId) ? "active" : "past",
+      requests: tuple ? Number(requestsToVote) : null,
+      requests_revealed: row?.requestsRevealed ?? 0,
+      reveal_count: row?.reveals ?? 0,
+      unique_revealers: row?.uniqueRevealers ?? 0,
+      tokens_revealed: formatUnits(row ? BigInt(row.tokensRevealed.toFixed()) : 0n, 18),
       cumulative_stake_at_round: isFrozen ? formatUnits(cumulativeAtRound, 18) : null,
       min_participation_requirement: isFrozen ? formatUnits(minParticipation, 18) : null,
       min_agreement_requirement: isFrozen ? formatUnits(minAgreement, 18) : null,
+      unread: tuple ? [] : ["rounds"],
     };
   });
-  return { rounds, currentRoundId, blockNumber: head.number, asOf: head.timestamp, backfillComplete: scan.complete };
+  if (frozenNow.length) {
+    await db.$transaction(
+      frozenNow.map(({ roundId, tuple }) =>
+        db.oracleRound.updateMany({
+          where: { roundId },
+          data: {
+            minParticipation: tuple[1].toString(),
+            minAgreement: tuple[2].toString(),
+            cumulativeStake: tuple[3].toString(),
+            requestsToVote: Number(tuple[4]),
+            frozenBlock: head.number,
+          },
+        }),
+      ),
+    );
+  }
+  return { rounds, currentRoundId: Number(currentRoundId), blockNumber: head.number, asOf: head.timestamp };
 }

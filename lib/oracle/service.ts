@@ -1,112 +1,108 @@
-// The four oracle endpoints' bodies: cached chain snapshots (summary, disputes, rounds 60 s; voters 5 min) wrapped in
-// the `{data, meta}` envelope with `meta.source: "chain"` and `meta.as_of` = the head block's timestamp. On an RPC
-// failure the last good snapshot is served for up to 10 minutes marked `meta.cache: "stale"`; past that, 502/504.
-import { cachedRead, type CachedValue } from "./cache";
+// The four oracle endpoints' bodies, read from the answers the indexer stored (lib/oracle/indexer.ts): a warm request
+// reads one database row and makes no chain call. `meta.cache` is "hit" for a stored answer, "miss" when this request
+// had to run the first indexer pass itself (nothing stored yet), "stale" when the stored answer is older than
+// STALE_AFTER_MS (the indexer is failing or not running; the answer still carries its own `as_of` and block). An
+// answer older than one indexer interval, with no indexer loop in this process, starts a pass in the background.
+// With nothing stored and a first pass that fails, the pass's error is the answer: 502/504 for an RPC failure.
+import { cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
+import { ApiError } from "@/lib/api/errors";
+import { errorFields, log } from "@/lib/log";
+import type { DisputesBody, RoundsBody, SummaryBody, VotersBody } from "./bodies";
 import { defaultOracleContext, type OracleContext } from "./context";
-import { loadDisputes } from "./disputes";
-import { loadRounds } from "./rounds";
-import { loadChainSummary } from "./summary";
-import { loadVoters } from "./voters";
+import { indexerLoopRunning, lastIndexError, runIndexerPass } from "./indexer";
+import { readSnapshot, type SnapshotName, type StoredSnapshot } from "./snapshots";
 
-export const SUMMARY_TTL_MS = 60_000;
-export const DISPUTES_TTL_MS = 60_000;
-export const ROUNDS_TTL_MS = 60_000;
-export const VOTERS_TTL_MS = 5 * 60_000;
+export const STALE_AFTER_MS = 10 * 60_000;
 
-const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
-
-function cacheMeta(c: CachedValue<unknown>) {
-  return { cache: c.cache, age_s: c.ageS };
+export interface CacheInfo {
+  cache: "hit" | "miss" | "stale";
+  ageS: number;
+  /** Seconds until the next indexer pass is due (how long a client may reuse the answer). */
+  maxAgeS: number;
+  /** When the indexer built the stored answer (ms since epoch): the answer's version. */
+  builtAt: number;
 }
 
-/** `Cache-Control` for a cached body: private, for as long as it stays fresh here. */
+/**
+ * A body as a cached answer (lib/api/cached-answer.ts): one version per stored answer (and cache status), fresh until
+ * the next indexer pass is due; `meta.age_s` ticks within a version, so the ETag is weak.
+ */
+export function chainAnswer<B>({ cached, body }: { cached: CacheInfo; body: B }): CachedAnswer<B> {
+  return cachedAnswer(
+    { version: `oracle:${cached.builtAt}:${cached.cache}`, variant: String(cached.ageS), maxAgeS: cached.maxAgeS, weak: true },
+    () => body,
+  );
+}
+
+/** `Cache-Control` for an answer: private, until the next indexer pass is due. */
 export function cacheControl(c: { maxAgeS: number }): string {
   return `private, max-age=${c.maxAgeS}`;
 }
 
-const disputesOf = (ctx: OracleContext) => cachedRead(`${ctx.id}:disputes`, DISPUTES_TTL_MS, () => loadDisputes(ctx));
-
-export async function getOracleSummary(ctx = defaultOracleContext()) {
-  const c = await cachedRead(`${ctx.id}:summary`, SUMMARY_TTL_MS, async () => {
-    const [chain, disputes] = await Promise.all([loadChainSummary(ctx), disputesOf(ctx)]);
-    return { chain, disputes: disputes.value };
-  });
-  const { chain, disputes } = c.value;
+async function stored<T extends { meta: { backfill_complete?: boolean } }>(
+  ctx: OracleContext,
+  name: SnapshotName,
+): Promise<{ snapshot: StoredSnapshot<T>; cached: CacheInfo }> {
+  const intervalMs = ctx.config.indexIntervalS * 1000;
+  let snapshot = await readSnapshot<T>(ctx, name);
+  let built = false;
+  if (!snapshot) {
+    await runIndexerPass(ctx);
+    snapshot = await readSnapshot<T>(ctx, name);
+    built = true;
+    if (!snapshot) {
+      throw (
+        lastIndexError(ctx, name) ??
+        new ApiError("service_unavailable", "The oracle index has not been built yet; the indexer is catching up.", {
+          headers: { "Retry-After": String(ctx.config.indexIntervalS) },
+        })
+      );
+    }
+  }
+  const ageMs = Date.now() - snapshot.builtAt.getTime();
+  if (!built && (ageMs >= intervalMs || !snapshot.complete) && !indexerLoopRunning(ctx)) {
+    // Off the request path (started after this answer is sent): the next request gets the newer state.
+    setTimeout(() => {
+      runIndexerPass(ctx).catch((error: unknown) => log.warn("oracle indexer: background pass failed", errorFields(error)));
+    }, 0).unref?.();
+  }
+  const cache = built ? "miss" : ageMs > STALE_AFTER_MS ? "stale" : "hit";
   return {
-    cached: c,
-    body: {
-      data: {
-        pending_requests: chain.pendingRequests,
-        disputed_requests: disputes.disputes.filter((d) => d.status === "disputed" || d.status === "voting").length,
-        resolved_requests: chain.resolvedRequests,
-        active_round: chain.activeRound,
-      },
-      meta: { source: "chain" as const, as_of: iso(chain.asOf), ...cacheMeta(c), block_number: Number(chain.blockNumber) },
+    snapshot,
+    cached: {
+      cache,
+      ageS: Math.floor(ageMs / 1000),
+      maxAgeS: Math.max(0, Math.ceil((intervalMs - ageMs) / 1000)),
+      builtAt: snapshot.builtAt.getTime(),
     },
   };
+}
+
+function withCache<T extends { data: unknown; meta: object }>(body: T, cached: CacheInfo) {
+  return {
+    data: body.data as T["data"],
+    meta: { ...body.meta, cache: cached.cache, age_s: cached.ageS } as T["meta"] & { cache: CacheInfo["cache"]; age_s: number },
+  };
+}
+
+export async function getOracleSummary(ctx = defaultOracleContext()) {
+  const { snapshot, cached } = await stored<SummaryBody>(ctx, "summary");
+  return { cached, body: withCache(snapshot.body, cached) };
 }
 
 export async function getOracleDisputes(ctx = defaultOracleContext()) {
-  const c = await disputesOf(ctx);
-  const s = c.value;
-  return {
-    cached: c,
-    body: {
-      data: s.disputes,
-      meta: {
-        source: "chain" as const,
-        as_of: iso(s.asOf),
-        ...cacheMeta(c),
-        count: s.disputes.length,
-        total: s.disputes.length,
-        block_number: Number(s.blockNumbers.ethereum),
-        polygon_block_number: Number(s.blockNumbers.polygon),
-        backfill_complete: s.backfillComplete,
-      },
-    },
-  };
+  const { snapshot, cached } = await stored<DisputesBody>(ctx, "disputes");
+  return { cached, body: withCache(snapshot.body, cached) };
 }
 
 export async function getOracleRounds(ctx = defaultOracleContext()) {
-  const c = await cachedRead(`${ctx.id}:rounds`, ROUNDS_TTL_MS, () => loadRounds(ctx));
-  const s = c.value;
-  return {
-    cached: c,
-    body: {
-      data: s.rounds,
-      meta: {
-        source: "chain" as const,
-        as_of: iso(s.asOf),
-        ...cacheMeta(c),
-        count: s.rounds.length,
-        current_round_id: s.currentRoundId,
-        block_number: Number(s.blockNumber),
-        backfill_complete: s.backfillComplete,
-      },
-    },
-  };
+  const { snapshot, cached } = await stored<RoundsBody>(ctx, "rounds");
+  return { cached, body: withCache(snapshot.body, cached) };
 }
 
 export async function getOracleVoters(query: { limit: number }, ctx = defaultOracleContext()) {
-  const c = await cachedRead(`${ctx.id}:voters`, VOTERS_TTL_MS, () => loadVoters(ctx));
-  const s = c.value;
-  const data = s.voters.slice(0, query.limit);
-  return {
-    cached: c,
-    body: {
-      data,
-      meta: {
-        source: "chain" as const,
-        as_of: iso(s.asOf),
-        ...cacheMeta(c),
-        limit: query.limit,
-        offset: 0,
-        count: data.length,
-        total: s.voters.length,
-        cumulative_stake: s.cumulativeStake,
-        block_number: Number(s.blockNumber),
-        backfill_complete: s.backfillComplete,
-      },
-    },
-  };
+  const { snapshot, cached } = await stored<VotersBody>(ctx, "voters");
+  const body = withCache(snapshot.body, cached);
+  const data = body.data.slice(0, query.limit);
+  return { cached, body: { data, meta: { ...body.meta, limit: query.limit, offset: 0, count: data.length } } };
 }

@@ -1,28 +1,34 @@
 // Read services for stats, categories, event lists and event detail.
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import type { CategorySchema, EventDetailSchema, EventSchema, StatsSchema } from "@/lib/api/endpoints/predmkt-sampled";
+import type { CategorySchema, EventDetailSchema, EventSchema, StatsSchema } from "./shapes";
 import { roundProbability } from "@/lib/analytics/changes";
 import { roundUsd as usd } from "@/lib/analytics/money";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
+import { marketResolutions, type MarketResolutions, resolutionOfMarket } from "@/lib/resolution/market-resolutions";
+import type { ResolutionStatus } from "@/lib/resolution/status";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { asOf, NOT_SAMPLED_NOTE, oncePerPass, sampledMeta } from "./meta";
+import { asOf, NOT_SAMPLED_NOTE, sampledMeta } from "./meta";
+import { oncePerPass } from "./per-pass";
 
 type EventRow = z.infer<typeof EventSchema>;
 
-function eventBody(e: {
-  id: string;
-  slug: string;
-  title: string;
-  category: string | null;
-  categoryLabel: string | null;
-  volume24hUsd: number;
-  volumeUsd: number;
-  liquidityUsd: number;
-  endDate: Date | null;
-  marketCount: number;
-  open: boolean;
-}): EventRow {
+function eventBody(
+  e: {
+    id: string;
+    slug: string;
+    title: string;
+    category: string | null;
+    categoryLabel: string | null;
+    volume24hUsd: number;
+    volumeUsd: number;
+    liquidityUsd: number;
+    endDate: Date | null;
+    marketCount: number;
+    open: boolean;
+  },
+  resolutionStatuses: ResolutionStatus[] = [],
+): EventRow {
   return {
     id: e.id,
     slug: e.slug,
@@ -35,13 +41,36 @@ function eventBody(e: {
     end_date: e.endDate?.toISOString() ?? null,
     market_count: e.marketCount,
     active: e.open,
+    resolution_statuses: resolutionStatuses,
   };
+}
+
+/** Distinct non-`none` resolution statuses of each event's markets (the events' disputed markets, from the oracle index). */
+async function statusesByEvent(db: Db, resolutions: MarketResolutions): Promise<Map<string, ResolutionStatus[]>> {
+  const disputed = [...resolutions.byConditionId.keys()];
+  if (!disputed.length) return new Map();
+  const markets = await db.market.findMany({ where: { conditionId: { in: disputed } }, select: { eventId: true, conditionId: true } });
+  const out = new Map<string, ResolutionStatus[]>();
+  for (const m of markets) {
+    const status = resolutionOfMarket(resolutions, m.conditionId).status;
+    const list = out.get(m.eventId) ?? [];
+    if (!list.includes(status)) list.push(status);
+    out.set(m.eventId, list);
+  }
+  return out;
 }
 
 export async function getStats() {
   const db = await getDb();
   const at = await asOf(db, "events");
-  const zero: z.infer<typeof StatsSchema> = { active_events: 0, active_markets: 0, volume_24h_usd: 0, volume_usd: 0, liquidity_usd: 0, categories: 0 };
+  const zero: z.infer<typeof StatsSchema> = {
+    active_events: 0,
+    active_markets: 0,
+    volume_24h_usd: 0,
+    volume_usd: 0,
+    liquidity_usd: 0,
+    categories: 0,
+  };
   if (!at) return { data: zero, meta: sampledMeta(null) };
   const data = await oncePerPass("stats", at, async () => {
     const [events] = await db.$queryRawUnsafe<{ n: number; v24: number | null; v: number | null; l: number | null; c: number }[]>(
@@ -76,28 +105,42 @@ export async function listCategories() {
        FROM events WHERE open AND category IS NOT NULL
        GROUP BY category ORDER BY v24 DESC, category ASC`,
     );
-    return rows.map(
-      (r): z.infer<typeof CategorySchema> => ({
-        slug: r.slug,
-        label: r.label ?? r.slug,
-        event_count: r.n,
-        volume_24h_usd: usd(r.v24),
-        liquidity_usd: usd(r.l),
-      }),
-    );
+    return rows.map((r): z.infer<typeof CategorySchema> => ({
+      slug: r.slug,
+      label: r.label ?? r.slug,
+      event_count: r.n,
+      volume_24h_usd: usd(r.v24),
+      liquidity_usd: usd(r.l),
+    }));
   });
   return { data, meta: sampledMeta(at, { count: data.length }) };
 }
 
 const ORDER_COLUMN = { volume24hr: "volume24hUsd", volume: "volumeUsd", liquidity: "liquidityUsd" } as const;
 
-export async function listEvents(query: { category?: string; order: keyof typeof ORDER_COLUMN; q?: string; limit: number; offset: number }) {
+export async function listEvents(query: {
+  category?: string;
+  order: keyof typeof ORDER_COLUMN;
+  q?: string;
+  resolution?: ResolutionStatus;
+  limit: number;
+  offset: number;
+}) {
   const db = await getDb();
   const at = await asOf(db, "events");
   const page = { limit: query.limit, offset: query.offset };
   if (!at) return { data: [], meta: sampledMeta(null, { ...page, total: 0, count: 0 }) };
+  const resolutions = await marketResolutions();
+  const statuses = await statusesByEvent(db, resolutions);
+  const withStatus = (status: ResolutionStatus) => [...statuses].filter(([, list]) => list.includes(status)).map(([id]) => id);
   const where: Prisma.EventWhereInput = {
     open: true,
+    // `none`: no market of the event is in dispute; any other status: at least one market has it.
+    ...(query.resolution === "none"
+      ? { id: { notIn: [...statuses.keys()] } }
+      : query.resolution
+        ? { id: { in: withStatus(query.resolution) } }
+        : {}),
     ...(query.category ? { category: query.category } : {}),
     // Prisma hands `contains` to ILIKE unescaped: a user's % or _ must match itself, not act as a wildcard.
     ...(query.q ? { title: { contains: query.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } } : {}),
@@ -111,7 +154,10 @@ export async function listEvents(query: { category?: string; order: keyof typeof
       take: query.limit,
     }),
   ]);
-  return { data: rows.map(eventBody), meta: sampledMeta(at, { ...page, total, count: rows.length }) };
+  return {
+    data: rows.map((row) => eventBody(row, statuses.get(row.id) ?? [])),
+    meta: sampledMeta(at, { ...page, total, count: rows.length, resolution_known: resolutions.known }),
+  };
 }
 
 export async function getEvent(slug: string) {
@@ -123,8 +169,10 @@ export async function getEvent(slug: string) {
   const outcomes = await db.outcome.findMany({ where: { marketId: { in: markets.map((m) => m.id) } }, orderBy: { index: "asc" } });
   const byMarket = new Map<string, typeof outcomes>();
   for (const o of outcomes) byMarket.set(o.marketId, [...(byMarket.get(o.marketId) ?? []), o]);
+  const resolutions = await marketResolutions();
+  const eventStatuses = [...new Set(markets.map((m) => resolutionOfMarket(resolutions, m.conditionId).status))].filter((s) => s !== "none");
   const data: z.infer<typeof EventDetailSchema> = {
-    ...eventBody(event),
+    ...eventBody(event, eventStatuses),
     markets: markets.map((m) => ({
       id: m.id,
       condition_id: m.conditionId,
@@ -142,7 +190,8 @@ export async function getEvent(slug: string) {
         token_id: o.tokenId,
         probability: o.price === null ? null : roundProbability(o.price),
       })),
+      resolution: resolutionOfMarket(resolutions, m.conditionId),
     })),
   };
-  return { data, meta: sampledMeta(at ?? event.seenAt, { count: markets.length }) };
+  return { data, meta: sampledMeta(at ?? event.seenAt, { count: markets.length, resolution_known: resolutions.known }) };
 }

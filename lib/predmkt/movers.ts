@@ -2,21 +2,26 @@
 // outcome's window start is fetched by one index seek per outcome, and the pure analytics decide.
 import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import type { ChangeSchema } from "@/lib/api/endpoints/predmkt-sampled";
+import type { ChangeSchema } from "./shapes";
 import { changeOverWindow, roundProbability } from "@/lib/analytics/changes";
 import { roundUsd } from "@/lib/analytics/money";
 import { rankMovers } from "@/lib/analytics/movers";
 import { type Db, getDb } from "@/lib/db/client";
-import { RAW_RESOLUTION_S } from "@/lib/sampler/config";
-import { asOf, NOT_SAMPLED_NOTE, oncePerPass, sampledMeta, WINDOW_SECONDS } from "./meta";
+import { STORAGE_TIERS } from "@/lib/sampler/config";
+import { asOf, NOT_SAMPLED_NOTE, sampledMeta } from "./meta";
+import { WINDOW_SECONDS } from "./windows";
+import { oncePerPass } from "./per-pass";
+import { moverContexts } from "@/lib/resolution/move-context";
 
 type Change = z.infer<typeof ChangeSchema>;
 
-/** Windows up to a day read raw samples (kept 48 h); a week reads 15-minute rollups (8 d); longer, hourly (31 d). */
+/**
+ * The finest storage tier that still holds a sample a day older than the window's start: windows up to a day read raw
+ * samples (kept 48 h), a week the 15-minute rollups (8 d), longer ones the hourly rollups (31 d).
+ */
 export function resolutionForWindow(windowSeconds: number): number {
-  if (windowSeconds <= 86_400) return RAW_RESOLUTION_S;
-  if (windowSeconds <= 7 * 86_400) return 900;
-  return 3600;
+  const tier = STORAGE_TIERS.find((t) => t.retentionS >= windowSeconds + 86_400) ?? STORAGE_TIERS[STORAGE_TIERS.length - 1];
+  return tier.resolutionS;
 }
 
 interface Row {
@@ -89,11 +94,16 @@ export async function eventChanges(slug: string, window: string) {
   return { data, meta: sampledMeta(at, { count: data.length, window }) };
 }
 
-export async function movers(window: string, limit: number) {
+export async function movers(window: string, limit: number, excludeResolution = false) {
   const db = await getDb();
   const at = await asOf(db, "prices");
-  if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit, window }) };
-  const ranked = await oncePerPass(`movers|${window}`, at, async () => rankMovers(await changeRows(db, "m.open AND o.index = 0", [], window), 500));
-  const data = ranked.slice(0, limit);
-  return { data, meta: sampledMeta(at, { count: data.length, limit, window }) };
+  if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit, window, exclude_resolution: excludeResolution }) };
+  const ranked = await oncePerPass(`movers|${window}`, at, async () => {
+    const rows = rankMovers(await changeRows(db, "m.open AND o.index = 0", [], window), 500);
+    // A move right after a proposal or a dispute of its market is marked (docs/resolution.md), not dropped.
+    const contexts = await moverContexts(db, rows, Math.floor(at.getTime() / 1000));
+    return rows.map((row, i) => ({ ...row, resolution_context: contexts[i] }));
+  });
+  const data = (excludeResolution ? ranked.filter((r) => r.resolution_context === null) : ranked).slice(0, limit);
+  return { data, meta: sampledMeta(at, { count: data.length, limit, window, exclude_resolution: excludeResolution }) };
 }

@@ -1,34 +1,66 @@
-// Read service for whale positions.
+// Read service for whale positions: the union of top holders of every market above the volume floor (the sampler's
+// rotating whale refresh), ranked by value; narrowed by market, event and a minimum position value.
 import { rankWhales } from "@/lib/analytics/whales";
 import { getDb } from "@/lib/db/client";
 import { asOf, sampledMeta } from "./meta";
+import { oncePerPass } from "./per-pass";
 
-export async function listWhales(limit: number) {
+/** The endpoint's largest `limit`: each ranking is computed once per pass at that length and cut per request. */
+const MAX_WHALES = 500;
+
+export interface WhaleQuery {
+  limit: number;
+  market_id?: string;
+  event_slug?: string;
+  min_usd?: number;
+}
+
+interface WhaleDbRow {
+  wallet: string;
+  pseudonym: string | null;
+  market_id: string;
+  condition_id: string;
+  event_slug: string | null;
+  question: string;
+  outcome: string;
+  outcome_index: number;
+  token_id: string;
+  shares: number;
+  entry_price: number | null;
+  current_price: number | null;
+  sampled_at: Date;
+}
+
+export async function listWhales(query: WhaleQuery) {
+  const { limit } = query;
+  const minUsd = query.min_usd ?? 0;
+  const filters = { limit, market_id: query.market_id, event_slug: query.event_slug, min_usd: minUsd };
   const db = await getDb();
   const at = await asOf(db, "whales");
-  if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit }) };
-  const rows = await db.$queryRawUnsafe<
-    {
-      wallet: string;
-      pseudonym: string | null;
-      market_id: string;
-      condition_id: string;
-      question: string;
-      outcome: string;
-      outcome_index: number;
-      token_id: string;
-      shares: number;
-      entry_price: number | null;
-      current_price: number | null;
-      sampled_at: Date;
-    }[]
-  >(
-    `SELECT w.wallet, w.pseudonym, w.market_id, w.condition_id, w.question, w.outcome, w.outcome_index, w.token_id,
-            w.shares, w.entry_price, o.price AS current_price, w.sampled_at
-     FROM whale_positions w
-     JOIN markets m ON m.id = w.market_id AND m.open
-     LEFT JOIN outcomes o ON o.token_id = w.token_id`,
-  );
-  const data = rankWhales(rows, limit).map((r) => ({ ...r, sampled_at: r.sampled_at.toISOString() }));
-  return { data, meta: sampledMeta(at, { count: data.length, limit }) };
+  if (!at) return { data: [], meta: sampledMeta(null, { count: 0, ...filters }) };
+  // Values use the current price, which every pass moves, not only the holder refresh.
+  const pricesAt = await asOf(db, "prices");
+  const key = `whales|${pricesAt?.toISOString()}|${query.market_id ?? ""}|${query.event_slug ?? ""}|${minUsd}`;
+  const ranked = await oncePerPass(key, at, async () => {
+    const rows = await db.$queryRawUnsafe<WhaleDbRow[]>(
+      `SELECT w.wallet, w.pseudonym, w.market_id, w.condition_id, m.event_slug, w.question, w.outcome, w.outcome_index,
+              w.token_id, w.shares, w.entry_price, o.price AS current_price, w.sampled_at
+       FROM whale_positions w
+       JOIN markets m ON m.id = w.market_id AND m.open
+       LEFT JOIN outcomes o ON o.token_id = w.token_id
+       WHERE ($1::text IS NULL OR w.market_id = $1 OR w.condition_id = $1)
+         AND ($2::text IS NULL OR m.event_slug = $2)
+         AND w.shares * COALESCE(o.price, 0) >= $3`,
+      query.market_id ?? null,
+      query.event_slug ?? null,
+      minUsd,
+    );
+    const oldest = rows.reduce<Date | null>((o, r) => (o === null || r.sampled_at < o ? r.sampled_at : o), null);
+    return {
+      rows: rankWhales(rows, MAX_WHALES).map((r) => ({ ...r, sampled_at: r.sampled_at.toISOString() })),
+      oldest: oldest ? oldest.toISOString() : null,
+    };
+  });
+  const data = ranked.rows.slice(0, limit);
+  return { data, meta: sampledMeta(at, { count: data.length, ...filters, oldest_sampled_at: ranked.oldest }) };
 }

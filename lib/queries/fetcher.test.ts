@@ -8,16 +8,22 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 function problem(code: string, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ type: `/docs#error-${code}`, title: code, status, detail: `detail of ${code}`, code, request_id: "r-1" }), {
-    status,
-    headers: { "content-type": "application/problem+json", ...headers },
-  });
+  return new Response(
+    JSON.stringify({ type: `/docs#error-${code}`, title: code, status, detail: `detail of ${code}`, code, request_id: "r-1" }),
+    {
+      status,
+      headers: { "content-type": "application/problem+json", ...headers },
+    },
+  );
 }
 
 async function load(handler: Handler) {
   vi.resetModules();
   const calls: string[] = [];
-  vi.stubGlobal("fetch", vi.fn(async (input: string) => (calls.push(String(input)), handler(String(input)))));
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string) => (calls.push(String(input)), handler(String(input)))),
+  );
   const fetcher = await import("./fetcher");
   const token = await import("./token");
   const hooks = await import("./use-api");
@@ -71,7 +77,10 @@ describe("apiGet", () => {
       return url.includes("token=tok1") ? problem("token_expired", 401) : json({ data: "ok", meta: {} });
     });
     await expect(m.apiGet("/api/predmkt/stats")).resolves.toEqual({ data: "ok", meta: {} });
-    expect(m.calls.filter((c) => c.startsWith("/api/predmkt/stats"))).toEqual(["/api/predmkt/stats?token=tok1", "/api/predmkt/stats?token=tok2"]);
+    expect(m.calls.filter((c) => c.startsWith("/api/predmkt/stats"))).toEqual([
+      "/api/predmkt/stats?token=tok1",
+      "/api/predmkt/stats?token=tok2",
+    ]);
   });
 
   it("parses problem+json into a typed error and does not retry other 4xx", async () => {

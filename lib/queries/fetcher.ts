@@ -37,7 +37,7 @@ function retryAfter(response: Response): number | null {
 async function toProblem(response: Response): Promise<ApiProblem> {
   let body: { code?: string; detail?: string; request_id?: string } = {};
   try {
-    body = await response.json();
+    body = (await response.json()) as typeof body;
   } catch {
     // a proxy's HTML error page, or an empty body
   }
@@ -66,7 +66,8 @@ async function once(path: string, params: QueryParams, signal?: AbortSignal): Pr
   try {
     token = await getDashboardToken();
   } catch (error) {
-    if (error instanceof TokenUnavailableError) throw new ApiProblem(error.status, error.status === 429 ? "rate_limited" : "token_unavailable", error.message, error.retryAfterS);
+    if (error instanceof TokenUnavailableError)
+      throw new ApiProblem(error.status, error.status === 429 ? "rate_limited" : "token_unavailable", error.message, error.retryAfterS);
     throw new ApiProblem(0, "network", "The dashboard is offline or the server cannot be reached.");
   }
   try {
@@ -79,7 +80,9 @@ async function once(path: string, params: QueryParams, signal?: AbortSignal): Pr
 
 /** GET a keyed endpoint with the dashboard token; one retry with a fresh token when the token is refused. */
 export async function apiGet<T>(path: string, params: QueryParams = {}, signal?: AbortSignal): Promise<T> {
-  let { response, token } = await once(path, params, signal);
+  const first = await once(path, params, signal);
+  const { token } = first;
+  let { response } = first;
   if (response.status === 401) {
     const problem = await toProblem(response);
     if (!TOKEN_CODES.has(problem.code)) throw problem;

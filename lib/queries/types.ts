@@ -1,4 +1,4 @@
-// Response types of the endpoints the dashboard reads, inferred from the API contracts. Type-only imports: nothing
+// Response types of the endpoints the dashboard reads, inferred from the answer shapes and API contracts. Type-only imports: nothing
 // of zod or the contracts reaches the browser bundle.
 import type { z } from "zod";
 import type {
@@ -12,9 +12,10 @@ import type {
   StatsSchema,
   TradeSchema,
   WhaleSchema,
-} from "@/lib/api/endpoints/predmkt-sampled";
+} from "@/lib/predmkt/shapes";
 import type { LiveHolderGroupSchema, LiveSeriesSchema, LiveTradeSchema } from "@/lib/api/endpoints/predmkt-live";
 import type { DisputedAssertionSchema, OracleSummarySchema, VoterSchema, VotingRoundSchema } from "@/lib/api/endpoints/oracle";
+import type { DisputeDetailSchema, DisputeWithMarketSchema } from "@/lib/api/endpoints/oracle-disputes";
 
 export interface Meta {
   source: "sampled" | "live" | "chain";
@@ -50,6 +51,8 @@ export type LiveSeries = z.infer<typeof LiveSeriesSchema>;
 export type LiveHolderGroup = z.infer<typeof LiveHolderGroupSchema>;
 export type OracleSummary = z.infer<typeof OracleSummarySchema>;
 export type DisputedAssertion = z.infer<typeof DisputedAssertionSchema>;
+export type DisputeWithMarket = z.infer<typeof DisputeWithMarketSchema>;
+export type DisputeDetail = z.infer<typeof DisputeDetailSchema>;
 export type VotingRound = z.infer<typeof VotingRoundSchema>;
 export type Voter = z.infer<typeof VoterSchema>;
 

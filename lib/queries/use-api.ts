@@ -3,7 +3,7 @@
 // through the public API. Failures never blank a table: react-query keeps the last good data, the refresh interval
 // backs off (Retry-After on 429, doubling on upstream failures) and the component shows a calm notice.
 import { keepPreviousData, type Query, useQuery } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { ApiProblem, apiGet, type QueryParams } from "./fetcher";
 import type { Envelope, Initial } from "./types";
 
@@ -59,9 +59,10 @@ export function useApi<T>(path: string, params: QueryParams = {}, options: UseAp
   });
   // react-query drops placeholder data when the new query fails; the last good body stays on screen instead (with the
   // component's notice saying it could not refresh), so a failure never blanks a panel that had rows.
-  const lastGood = useRef<Envelope<T> | undefined>(undefined);
-  if (query.data && !query.isPlaceholderData) lastGood.current = query.data;
-  const data = query.data ?? (query.isError ? lastGood.current : undefined);
+  // Kept as state adjusted during render (React's pattern for a value derived from the previous render).
+  const [lastGood, setLastGood] = useState<Envelope<T> | undefined>(undefined);
+  if (query.data && !query.isPlaceholderData && query.data !== lastGood) setLastGood(query.data);
+  const data = query.data ?? (query.isError ? lastGood : undefined);
   // A server-side failure for the first paint is shown until the client's own first attempt settles.
   const serverError = initial && !initial.ok && sameParams(params, initialParams) && !query.isFetched ? initial.error : null;
   return { ...query, data, serverError };

@@ -1,12 +1,13 @@
 // View state shared by server pages (first paint) and client components (refresh): one definition, so the first
-// paint and the first client query ask for exactly the same thing.
+// paint and the first client query ask for exactly the same thing. The windows and orders themselves are the API's
+// (lib/predmkt/windows.ts), re-exported so a dashboard control cannot offer a value the API refuses.
+import { EVENT_ORDERS, type EventOrder } from "@/lib/predmkt/windows";
 
-export const EVENT_ORDERS = [
-  { value: "volume24hr", label: "24 h volume" },
-  { value: "volume", label: "Total volume" },
-  { value: "liquidity", label: "Liquidity" },
-] as const;
-export type EventOrder = (typeof EVENT_ORDERS)[number]["value"];
+export { CHANGE_WINDOWS, type ChangeWindow, type EventOrder, MOVER_WINDOWS, type MoverWindow } from "@/lib/predmkt/windows";
+
+const EVENT_ORDER_LABELS: Record<EventOrder, string> = { volume24hr: "24 h volume", volume: "Total volume", liquidity: "Liquidity" };
+/** The sort orders the events endpoint accepts, labelled for the dashboard's select. */
+export const EVENT_ORDER_OPTIONS = EVENT_ORDERS.map((value) => ({ value, label: EVENT_ORDER_LABELS[value] }));
 export const EVENTS_PAGE_SIZE = 20;
 
 export interface EventsView {
@@ -20,12 +21,7 @@ export function eventsQuery(view: EventsView) {
   return { q: view.q || undefined, category: view.category || undefined, order: view.order, limit: EVENTS_PAGE_SIZE, offset: view.offset };
 }
 
-export const MOVER_WINDOWS = ["1m", "5m", "15m", "30m", "1h", "4h", "12h", "24h", "7d"] as const;
-export type MoverWindow = (typeof MOVER_WINDOWS)[number];
 export const MOVERS_LIMIT = 50;
-
-export const CHANGE_WINDOWS = ["1h", "24h", "7d", "30d"] as const;
-export type ChangeWindow = (typeof CHANGE_WINDOWS)[number];
 
 export const HISTORY_INTERVALS = ["1h", "6h", "1d", "1w", "1m", "max"] as const;
 export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];

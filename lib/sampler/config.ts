@@ -1,9 +1,11 @@
-// Tunables of the sampler. Retention tiers follow DESIGN.md "Sampling": 1 min for 48 h, 15 min for 8 days, 1 h for
+// Tunables of the sampler. Retention tiers follow docs/api-decisions.md#sampling: 1 min for 48 h, 15 min for 8 days, 1 h for
 // 31 days.
+
+import { env } from "@/lib/env";
 
 export const RAW_RESOLUTION_S = 60;
 
-export interface Tier {
+export interface StorageTier {
   resolutionS: number;
   retentionS: number;
   /** An unchanged price is still stored once this long after the outcome's previous row in the tier, so the row
@@ -11,7 +13,7 @@ export interface Tier {
   heartbeatS: number;
 }
 
-export const TIERS: readonly Tier[] = [
+export const STORAGE_TIERS: readonly StorageTier[] = [
   { resolutionS: RAW_RESOLUTION_S, retentionS: 48 * 3600, heartbeatS: 3600 },
   { resolutionS: 900, retentionS: 8 * 86_400, heartbeatS: 6 * 3600 },
   { resolutionS: 3600, retentionS: 31 * 86_400, heartbeatS: 24 * 3600 },
@@ -26,9 +28,14 @@ export interface SamplerConfig {
   chunkSize: number;
   /** Events per upstream page (Gamma keyset allows up to 500). */
   eventsPageSize: number;
-  /** Trades per Data API page and the most pages one pass reads. */
-  tradesPageSize: number;
-  tradesMaxPages: number;
+  /** Trades per `/v2/trades` page (the upstream's cap is 1000). */
+  tapePageSize: number;
+  /** Time one pass may spend reading the tape; what is left is resumed by the next pass. */
+  tapeBudgetMs: number;
+  /** How far back the very first pass reads the tape (later passes read back to their watermark). */
+  tapeFirstLookbackS: number;
+  /** Deadline of one upstream call made by the sampler: a pass can wait out throttling that a live request cannot. */
+  requestDeadlineMs: number;
   /** Trades older than this are deleted. The tape is the biggest stream (~1 M fills a day at Polymarket's scale, and
    *  in the bench world), so it keeps just what abnormal-trade scoring needs: 48 h of reference trades. */
   tradeRetentionS: number;
@@ -36,24 +43,31 @@ export interface SamplerConfig {
   retentionEveryS: number;
   vacuumHotEveryS: number;
   vacuumBigEveryS: number;
-  /** Whale refresh: how often, how many of the biggest markets, how many holders per outcome. */
+  /** Whale refresh (whales.ts): at most this often; markets above the volume floor, on a rotating schedule of at
+   *  most `whaleMarketsPerPass` markets per pass, `whaleConcurrency` at a time, top holders per outcome. */
   whalesEveryS: number;
-  whaleMarkets: number;
+  whaleMinVolumeUsd: number;
+  whaleMarketsPerPass: number;
+  whaleConcurrency: number;
   whaleHoldersPerOutcome: number;
 }
 
 export const DEFAULT_CONFIG: SamplerConfig = {
-  heartbeatS: TIERS[0].heartbeatS,
+  heartbeatS: STORAGE_TIERS[0].heartbeatS,
   leaseTtlMs: 120_000,
   chunkSize: 400,
   eventsPageSize: 500,
-  tradesPageSize: 500,
-  tradesMaxPages: 6,
+  tapePageSize: 1000,
+  tapeBudgetMs: 25_000,
+  tapeFirstLookbackS: 600,
+  requestDeadlineMs: 30_000,
   tradeRetentionS: 49 * 3600,
   retentionEveryS: 900,
   vacuumHotEveryS: 600,
   vacuumBigEveryS: 6 * 3600,
-  whalesEveryS: 600,
-  whaleMarkets: 10,
-  whaleHoldersPerOutcome: 10,
+  whalesEveryS: 0,
+  whaleMinVolumeUsd: env.WHALE_MIN_VOLUME_USD,
+  whaleMarketsPerPass: 300,
+  whaleConcurrency: 4,
+  whaleHoldersPerOutcome: 20,
 };

@@ -5,22 +5,15 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { errorFields, log } from "@/lib/log";
-import type { NormalizedTrade } from "@/lib/upstream/types";
+import { countRequests } from "@/lib/upstream";
 import { DEFAULT_CONFIG, type SamplerConfig } from "./config";
+import { passLanded } from "./landed";
 import { acquireLease, releaseLease, renewLease } from "./lease";
 import type { SamplerSource } from "./source";
-import {
-  applyRetention,
-  closeUnseen,
-  getState,
-  replaceWhales,
-  rollUp,
-  setState,
-  vacuum,
-  type WhaleRow,
-  writeEventsPage,
-  writeTrades,
-} from "./store";
+import { sampleTape, type TapeGap } from "./tape";
+import { refreshWhales } from "./whales";
+import { applyRetention, closeUnseen, getState, rollUp, setState, vacuum, writeEventsPage } from "./store";
+import { observeSamplerPass } from "@/lib/metrics/registry";
 
 export type PassStatus = "ok" | "failed" | "skipped";
 
@@ -31,6 +24,8 @@ export interface PassCounts {
   samples: number;
   trades: number;
   whales: number;
+  /** Upstream list items dropped as unusable (each logged once with its id; the rest of its page was used). */
+  dropped: number;
 }
 
 export interface PassResult {
@@ -39,6 +34,10 @@ export interface PassResult {
   started_at: string;
   finished_at: string;
   counts: PassCounts;
+  /** Stretches of the tape this pass found unreadable (never silently skipped). */
+  tape_gaps: TapeGap[];
+  /** Upstream requests this pass sent (every attempt, retries included), by "host /path" with ids folded. */
+  upstream_requests: Record<string, number>;
   error: string | null;
 }
 
@@ -66,18 +65,50 @@ export const STATE = {
 const MAX_EVENT_PAGES = 1000;
 
 export async function runPass(options: PassOptions): Promise<PassResult> {
+  const result = await runLeasedPass(options);
+  if (result.status !== "skipped") {
+    observeSamplerPass(result.status, (Date.parse(result.finished_at) - Date.parse(result.started_at)) / 1000);
+  }
+  // A pass that wrote anything (ok, or failed half-way) moves readers on; per-pass work is done right after it.
+  if (result.status !== "skipped") await passLanded(result);
+  return result;
+}
+
+async function runLeasedPass(options: PassOptions): Promise<PassResult> {
   const { db, source } = options;
   const config = { ...DEFAULT_CONFIG, ...options.config };
   const now = options.now ?? (() => new Date());
   const holder = randomUUID();
   const startedAt = now();
   const wallStart = performance.now();
-  const counts: PassCounts = { events: 0, markets: 0, outcomes: 0, samples: 0, trades: 0, whales: 0 };
+  const counts: PassCounts = { events: 0, markets: 0, outcomes: 0, samples: 0, trades: 0, whales: 0, dropped: 0 };
 
   if (!(await acquireLease(db, holder, config.leaseTtlMs))) {
-    return { status: "skipped", run_id: null, started_at: startedAt.toISOString(), finished_at: now().toISOString(), counts, error: null };
+    return {
+      status: "skipped",
+      run_id: null,
+      started_at: startedAt.toISOString(),
+      finished_at: now().toISOString(),
+      counts,
+      tape_gaps: [],
+      upstream_requests: {},
+      error: null,
+    };
   }
   let runId: number | null = null;
+  let tapeGaps: TapeGap[] = [];
+  const requests = new Map<string, number>();
+  const upstreamRequests = () => Object.fromEntries([...requests.entries()].sort(([a], [b]) => a.localeCompare(b)));
+  const result = (status: "ok" | "failed", finishedAt: Date, error: string | null): PassResult => ({
+    status,
+    run_id: runId,
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    counts,
+    tape_gaps: tapeGaps,
+    upstream_requests: upstreamRequests(),
+    error,
+  });
   try {
     // We hold the lease, so any run still marked running belongs to a pass that died without finishing.
     await db.samplerRun.updateMany({
@@ -87,38 +118,70 @@ export async function runPass(options: PassOptions): Promise<PassResult> {
     runId = (await db.samplerRun.create({ data: { trigger: options.trigger ?? "manual", status: "running", startedAt } })).id;
     const renew = () => renewLease(db, holder, config.leaseTtlMs);
 
-    await sampleEvents(db, source, config, now, counts, renew);
-    await rollUp(db, now());
-    await renew();
-    await sampleTrades(db, source, config, now, counts, renew);
-    await sampleWhales(db, source, config, now, counts, renew);
-    await maintain(db, config, now, renew);
+    await countRequests(requests, async () => {
+      await sampleEvents(db, source, config, now, counts, renew);
+      await rollUp(db, now());
+      await renew();
+      const tape = await sampleTape(db, source, config, now, renew);
+      counts.trades += tape.trades;
+      counts.dropped += tape.dropped;
+      tapeGaps = tape.gaps;
+      await setState(db, STATE.trades, now());
+      await sampleWhales(db, source, config, now, counts, renew);
+      await maintain(db, config, now, renew);
+    });
 
     const finishedAt = now();
-    await db.samplerRun.update({ where: { id: runId }, data: { status: "ok", finishedAt, ...counts } });
-    log.info("sampler pass", { run_id: runId, trigger: options.trigger, ms: Math.round(performance.now() - wallStart), ...counts });
-    return { status: "ok", run_id: runId, started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(), counts, error: null };
+    await db.samplerRun.update({
+      where: { id: runId },
+      data: {
+        status: "ok",
+        finishedAt,
+        ...counts,
+        tapeGaps: tapeGaps.length ? (tapeGaps as unknown as object) : undefined,
+        upstreamRequests: upstreamRequests(),
+      },
+    });
+    log.info("sampler pass", {
+      run_id: runId,
+      trigger: options.trigger,
+      ms: Math.round(performance.now() - wallStart),
+      ...counts,
+      upstream_requests: [...requests.values()].reduce((sum, n) => sum + n, 0),
+    });
+    return result("ok", finishedAt, null);
   } catch (error) {
     const finishedAt = now();
     const message = error instanceof Error ? error.message : String(error);
     log.warn("sampler pass failed", { run_id: runId, ...counts, ...errorFields(error) });
     if (runId !== null) {
       await db.samplerRun
-        .update({ where: { id: runId }, data: { status: "failed", finishedAt, error: message.slice(0, 2000), ...counts } })
+        .update({
+          where: { id: runId },
+          data: { status: "failed", finishedAt, error: message.slice(0, 2000), ...counts, upstreamRequests: upstreamRequests() },
+        })
         .catch(() => undefined);
     }
-    return { status: "failed", run_id: runId, started_at: startedAt.toISOString(), finished_at: finishedAt.toISOString(), counts, error: message };
+    return result("failed", finishedAt, message);
   } finally {
     await releaseLease(db, holder).catch(() => undefined);
   }
 }
 
-async function sampleEvents(db: Db, source: SamplerSource, config: SamplerConfig, now: () => Date, counts: PassCounts, renew: () => Promise<void>) {
+async function sampleEvents(
+  db: Db,
+  source: SamplerSource,
+  config: SamplerConfig,
+  now: () => Date,
+  counts: PassCounts,
+  renew: () => Promise<void>,
+) {
   const listingStartedAt = now();
   let cursor: string | null = null;
   const seenCursors = new Set<string>();
   for (let page = 0; page < MAX_EVENT_PAGES; page++) {
     const result = await source.eventsPage(cursor, config.eventsPageSize);
+    counts.dropped += result.dropped.length;
     // Each page is stamped with the time it was fetched: raw samples carry the real time they were taken.
     const written = await writeEventsPage(db, result.events, now(), config);
     counts.events += written.events;
@@ -137,69 +200,18 @@ async function sampleEvents(db: Db, source: SamplerSource, config: SamplerConfig
   await setState(db, STATE.prices, at);
 }
 
-async function sampleTrades(db: Db, source: SamplerSource, config: SamplerConfig, now: () => Date, counts: PassCounts, renew: () => Promise<void>) {
-  const watermark = await getState(db, STATE.tradesWatermark);
-  const since = watermark ? Number(watermark.value) : null;
-  let newest = since ?? 0;
-  for (let page = 0; page < config.tradesMaxPages; page++) {
-    const trades: NormalizedTrade[] = await source.tradesPage(page * config.tradesPageSize, config.tradesPageSize);
-    if (!trades.length) break;
-    // A quiet tape can hand back fills older than the retention; storing them again would only churn.
-    const keepFrom = now().getTime() / 1000 - config.tradeRetentionS;
-    counts.trades += await writeTrades(db, trades.filter((t) => t.timestamp_s >= keepFrom), config);
-    await renew();
-    for (const t of trades) newest = Math.max(newest, t.timestamp_s);
-    const oldest = Math.min(...trades.map((t) => t.timestamp_s));
-    // Newest first: once a page reaches back past what the last pass saw, the rest is already stored. Trades of the
-    // watermark's own second may straddle pages, so the boundary second is re-read and deduplicated by id.
-    if (trades.length < config.tradesPageSize || (since !== null && oldest < since)) break;
-  }
-  if (newest > 0) await setState(db, STATE.tradesWatermark, now(), String(newest));
-  await setState(db, STATE.trades, now());
-}
-
-async function sampleWhales(db: Db, source: SamplerSource, config: SamplerConfig, now: () => Date, counts: PassCounts, renew: () => Promise<void>) {
+async function sampleWhales(
+  db: Db,
+  source: SamplerSource,
+  config: SamplerConfig,
+  now: () => Date,
+  counts: PassCounts,
+  renew: () => Promise<void>,
+) {
   const last = await getState(db, STATE.whales);
   if (last && now().getTime() - last.at.getTime() < config.whalesEveryS * 1000) return;
-  const markets = await db.market.findMany({
-    where: { open: true },
-    orderBy: [{ volumeUsd: "desc" }, { id: "asc" }],
-    take: config.whaleMarkets,
-    select: { id: true, conditionId: true, question: true },
-  });
-  const outcomes = await db.outcome.findMany({ where: { marketId: { in: markets.map((m) => m.id) } } });
-  const byToken = new Map(outcomes.map((o) => [o.tokenId, o]));
-  const rows: WhaleRow[] = [];
-  for (const market of markets) {
-    const groups = await source.holders(market.conditionId, config.whaleHoldersPerOutcome);
-    for (const group of groups) {
-      const outcome = byToken.get(group.token_id);
-      if (!outcome) continue;
-      const holders = [...group.holders].sort((a, b) => b.shares - a.shares).slice(0, config.whaleHoldersPerOutcome);
-      const entries = await Promise.all(
-        holders.map(async (h) => {
-          const positions = await source.positions(h.wallet, market.conditionId);
-          return positions.find((p) => p.token_id === group.token_id)?.avg_price ?? null;
-        }),
-      );
-      holders.forEach((h, i) =>
-        rows.push({
-          wallet: h.wallet.toLowerCase(),
-          token_id: group.token_id,
-          market_id: market.id,
-          condition_id: market.conditionId,
-          question: market.question,
-          outcome: outcome.name,
-          outcome_index: outcome.index,
-          pseudonym: h.pseudonym || null,
-          shares: h.shares,
-          entry_price: entries[i],
-        }),
-      );
-    }
-    await renew();
-  }
-  counts.whales += await replaceWhales(db, markets.map((m) => m.id), rows, now(), config);
+  const result = await refreshWhales(db, source, config, now, renew);
+  counts.whales += result.positions;
   await setState(db, STATE.whales, now());
 }
 

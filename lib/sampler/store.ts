@@ -4,7 +4,7 @@
 import type { Db } from "@/lib/db/client";
 import type { NormalizedEvent, NormalizedTrade } from "@/lib/upstream/types";
 import { eventCategory } from "./category";
-import { RAW_RESOLUTION_S, type SamplerConfig, TIERS } from "./config";
+import { RAW_RESOLUTION_S, type SamplerConfig, STORAGE_TIERS } from "./config";
 
 function chunks<T>(rows: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -34,7 +34,12 @@ export interface PageCounts {
 }
 
 /** Upserts one page of events with their markets and outcomes, records each outcome's price, stores due samples. */
-export async function writeEventsPage(db: Db, events: readonly NormalizedEvent[], seenAt: Date, config: SamplerConfig): Promise<PageCounts> {
+export async function writeEventsPage(
+  db: Db,
+  events: readonly NormalizedEvent[],
+  seenAt: Date,
+  config: SamplerConfig,
+): Promise<PageCounts> {
   const seen = seenAt.toISOString();
   const counts: PageCounts = { events: 0, markets: 0, outcomes: 0, samples: 0 };
   // One statement may not touch a row twice (ON CONFLICT DO UPDATE), and keyset pages can repeat a row: last wins.
@@ -75,16 +80,18 @@ export async function writeEventsPage(db: Db, events: readonly NormalizedEvent[]
   for (const chunk of chunks(marketRows, config.chunkSize)) {
     counts.markets += await db.$executeRawUnsafe(
       `INSERT INTO markets (id, condition_id, event_id, event_slug, slug, question, position, active, closed, open,
-                            volume_usd, volume_24h_usd, liquidity_usd, end_date, seen_at)
+                            volume_usd, volume_24h_usd, liquidity_usd, end_date, seen_at, question_id, neg_risk_request_id)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bool[],
-                            $9::bool[], $10::bool[], $11::float8[], $12::float8[], $13::float8[], $14::timestamptz[], $15::timestamptz[])
+                            $9::bool[], $10::bool[], $11::float8[], $12::float8[], $13::float8[], $14::timestamptz[], $15::timestamptz[],
+                            $16::text[], $17::text[])
        ON CONFLICT (id) DO UPDATE SET condition_id = excluded.condition_id, event_id = excluded.event_id,
          event_slug = excluded.event_slug, slug = excluded.slug, question = excluded.question, position = excluded.position,
          active = excluded.active, closed = excluded.closed, open = excluded.open, volume_usd = excluded.volume_usd,
          volume_24h_usd = excluded.volume_24h_usd, liquidity_usd = excluded.liquidity_usd, end_date = excluded.end_date,
-         seen_at = excluded.seen_at`,
+         seen_at = excluded.seen_at, question_id = excluded.question_id, neg_risk_request_id = excluded.neg_risk_request_id`,
       chunk.map((r) => r.market.id),
-      chunk.map((r) => r.market.condition_id),
+      // Stored lower-case (condition ids are hex), so a lookup by condition id is an equality on the unique index.
+      chunk.map((r) => r.market.condition_id!.toLowerCase()),
       chunk.map((r) => r.event.id),
       chunk.map((r) => r.event.slug),
       chunk.map((r) => r.market.slug ?? r.market.id),
@@ -98,14 +105,20 @@ export async function writeEventsPage(db: Db, events: readonly NormalizedEvent[]
       chunk.map((r) => finite(r.market.liquidity_usd)),
       chunk.map((r) => iso(r.market.end_date ?? r.event.end_date)),
       chunk.map(() => seen),
+      // The dispute join's keys (docs/resolution.md): lower-case hex from the Gamma schema.
+      chunk.map((r) => r.market.question_id ?? null),
+      chunk.map((r) => r.market.neg_risk_request_id ?? null),
     );
   }
 
-  const outcomeRows = uniqueBy(marketRows.flatMap(({ market }) =>
-    market.outcomes
-      .filter((o) => o.token_id)
-      .map((o) => ({ marketId: market.id, tokenId: o.token_id as string, index: o.index, name: o.name, price: o.price })),
-  ), (o) => o.tokenId);
+  const outcomeRows = uniqueBy(
+    marketRows.flatMap(({ market }) =>
+      market.outcomes
+        .filter((o) => o.token_id)
+        .map((o) => ({ marketId: market.id, tokenId: o.token_id as string, index: o.index, name: o.name, price: o.price })),
+    ),
+    (o) => o.tokenId,
+  );
   for (const chunk of chunks(outcomeRows, config.chunkSize)) {
     counts.outcomes += await db.$executeRawUnsafe(
       `INSERT INTO outcomes (token_id, market_id, index, name, price, priced_at, first_sampled_at, last_change_at)
@@ -163,13 +176,13 @@ export async function closeUnseen(db: Db, listingStartedAt: Date): Promise<void>
  */
 export async function rollUp(db: Db, now: Date): Promise<number> {
   let written = 0;
-  for (const tier of TIERS.filter((t) => t.resolutionS !== RAW_RESOLUTION_S)) {
+  for (const tier of STORAGE_TIERS.filter((t) => t.resolutionS !== RAW_RESOLUTION_S)) {
     const key = `rollup_${tier.resolutionS}`;
     const state = await getState(db, key);
     const bucketMs = tier.resolutionS * 1000;
     const until = new Date(Math.floor(now.getTime() / bucketMs) * bucketMs);
     // Raw samples older than their retention are gone, so there is nothing to roll up from before then.
-    const earliest = Math.max(state?.at.getTime() ?? 0, now.getTime() - TIERS[0].retentionS * 1000);
+    const earliest = Math.max(state?.at.getTime() ?? 0, now.getTime() - STORAGE_TIERS[0].retentionS * 1000);
     const from = new Date(Math.floor(earliest / bucketMs) * bucketMs);
     if (from >= until) continue;
     written += await db.$executeRawUnsafe(
@@ -210,7 +223,7 @@ export async function rollUp(db: Db, now: Date): Promise<number> {
  * primary key (one range per outcome), so the work is proportional to what is deleted, not to the table.
  */
 export async function applyRetention(db: Db, now: Date, config: SamplerConfig): Promise<void> {
-  for (const tier of TIERS) {
+  for (const tier of STORAGE_TIERS) {
     await db.$executeRawUnsafe(
       `DELETE FROM price_samples WHERE ctid IN (
          SELECT x.ctid FROM outcomes o
@@ -220,7 +233,10 @@ export async function applyRetention(db: Db, now: Date, config: SamplerConfig): 
       new Date(now.getTime() - tier.retentionS * 1000).toISOString(),
     );
   }
-  await db.$executeRawUnsafe(`DELETE FROM trades WHERE timestamp < $1::timestamptz`, new Date(now.getTime() - config.tradeRetentionS * 1000).toISOString());
+  await db.$executeRawUnsafe(
+    `DELETE FROM trades WHERE timestamp < $1::timestamptz`,
+    new Date(now.getTime() - config.tradeRetentionS * 1000).toISOString(),
+  );
 }
 
 // PGlite runs PostgreSQL in single-user mode: there is no autovacuum, so rows rewritten every pass (outcomes,
@@ -246,7 +262,7 @@ export async function writeTrades(db: Db, trades: readonly NormalizedTrade[], co
                    $9::float8[], $10::float8[], $11::text[], $12::text[], $13::timestamptz[])
             AS u(id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size, wallet,
                  pseudonym, timestamp)
-       LEFT JOIN markets m ON m.condition_id = u.condition_id
+       LEFT JOIN markets m ON m.condition_id = lower(u.condition_id)
        ON CONFLICT (id) DO NOTHING`,
       chunk.map((t) => t.id),
       chunk.map((t) => t.tx_hash ?? ""),
@@ -280,10 +296,19 @@ export interface WhaleRow {
 }
 
 /** Replaces the stored positions of the markets just refreshed; other markets' positions stay as they were. */
-export async function replaceWhales(db: Db, marketIds: readonly string[], rows: readonly WhaleRow[], sampledAt: Date, config: SamplerConfig): Promise<number> {
+export async function replaceWhales(
+  db: Db,
+  marketIds: readonly string[],
+  rows: readonly WhaleRow[],
+  sampledAt: Date,
+  config: SamplerConfig,
+): Promise<number> {
   const at = sampledAt.toISOString();
   let written = 0;
-  for (const chunk of chunks(uniqueBy(rows, (r) => `${r.wallet}|${r.token_id}`), config.chunkSize)) {
+  for (const chunk of chunks(
+    uniqueBy(rows, (r) => `${r.wallet}|${r.token_id}`),
+    config.chunkSize,
+  )) {
     written += await db.$executeRawUnsafe(
       `INSERT INTO whale_positions (wallet, token_id, market_id, condition_id, question, outcome, outcome_index, pseudonym,
                                     shares, entry_price, sampled_at)

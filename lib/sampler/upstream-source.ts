@@ -1,11 +1,13 @@
-// The production SamplerSource: lib/upstream's clients with `fresh: true` (the sampler must not read the short
-// metadata cache the live endpoints use).
+// The production SamplerSource: lib/upstream's clients. Each call gets the sampler's own deadline: a pass can afford
+// to wait out upstream throttling (Cloudflare delays before it refuses) where a live request cannot.
 import { data, gamma } from "@/lib/upstream";
+import { DEFAULT_CONFIG } from "./config";
 import type { SamplerSource } from "./source";
 
+const deadline = () => ({ deadline: Date.now() + DEFAULT_CONFIG.requestDeadlineMs });
+
 export const upstreamSource: SamplerSource = {
-  eventsPage: (cursor, limit) => gamma.listEventsPage({ cursor, limit }, { fresh: true }),
-  tradesPage: async (offset, limit) => (await data.listTrades({ offset, limit, takerOnly: true }, { fresh: true })).trades,
-  holders: (conditionId, limit) => data.getHolders(conditionId, limit, { fresh: true }),
-  positions: (wallet, conditionId) => data.getPositions(wallet, { market: conditionId, sizeThreshold: 0 }, { fresh: true }),
+  eventsPage: (cursor, limit) => gamma.listEventsPage({ cursor, limit }, deadline()),
+  tapePage: (cursor, limit) => data.listTrades({ version: "v2", cursor, limit, takerOnly: true }, deadline()),
+  holders: (conditionId, limit) => data.getHolders(conditionId, limit, deadline()),
 };

@@ -2,7 +2,9 @@ import { checkRateLimitStore } from "@/lib/auth/ratelimit";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { recentTapeGaps } from "@/lib/sampler/tape";
 import { withTimeout } from "@/lib/timeout";
+import { droppedSinceStart } from "@/lib/upstream";
 import packageJson from "@/package.json";
 
 const DB_TIMEOUT_MS = 2000;
@@ -11,7 +13,10 @@ async function checkDatabase() {
   const kind = env.embeddedDatabase ? ("pglite" as const) : ("postgresql" as const);
   const started = performance.now();
   try {
-    await withTimeout(getDb().then((db) => db.$queryRawUnsafe("SELECT 1")), DB_TIMEOUT_MS);
+    await withTimeout(
+      getDb().then((db) => db.$queryRawUnsafe("SELECT 1")),
+      DB_TIMEOUT_MS,
+    );
     return { ok: true, kind, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
     // The reason is logged, not published: a public health check must not describe our infrastructure.
@@ -20,8 +25,34 @@ async function checkDatabase() {
   }
 }
 
+/**
+ * How complete the sampled data is: upstream items the last pass dropped as unparseable (each is logged once with its
+ * id), items dropped since this process started, and the stretches of the tape the sampler could not read.
+ */
+async function upstreamCompleteness() {
+  try {
+    const db = await getDb();
+    const last = await db.samplerRun.findFirst({
+      where: { status: "ok" },
+      orderBy: { startedAt: "desc" },
+      select: { startedAt: true, dropped: true },
+    });
+    return {
+      last_pass: last ? { at: last.startedAt.toISOString(), dropped_items: last.dropped } : null,
+      dropped_items_since_start: droppedSinceStart(),
+      tape_gaps: await withTimeout(recentTapeGaps(db, new Date()), DB_TIMEOUT_MS),
+    };
+  } catch (error) {
+    log.warn("upstream completeness check failed", errorFields(error));
+    return { last_pass: null, dropped_items_since_start: droppedSinceStart(), tape_gaps: [] };
+  }
+}
+
 export async function healthReport() {
   const [database, rateLimitStore] = await Promise.all([checkDatabase(), checkRateLimitStore()]);
+  const upstream = database.ok
+    ? await upstreamCompleteness()
+    : { last_pass: null, dropped_items_since_start: droppedSinceStart(), tape_gaps: [] };
   // A rate-limit store outage degrades (limits fall back to per-instance counting); a database outage is down.
   const status = !database.ok ? ("down" as const) : !rateLimitStore.ok ? ("degraded" as const) : ("ok" as const);
   return {
@@ -29,5 +60,6 @@ export async function healthReport() {
     version: packageJson.version,
     time: new Date().toISOString(),
     checks: { database, rate_limit_store: rateLimitStore },
+    upstream,
   };
 }

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { env } from "@/lib/env";
 import { getRedis } from "@/lib/kv/redis";
 import { log } from "@/lib/log";
+import { observeCache } from "@/lib/metrics/registry";
 
 export type CacheStatus = "hit" | "miss" | "stale";
 
@@ -31,7 +32,7 @@ export interface CacheOptions {
   kv?: Pick<Redis, "get" | "set" | "del"> | null;
 }
 
-/** How long a last good body may stand in for a failing upstream (DESIGN.md: 10 minutes). */
+/** How long a last good body may stand in for a failing upstream (docs/api-decisions.md#caching: 10 minutes). */
 export const STALE_MAX_AGE_S = 600;
 const KEY_PREFIX = "predmkt:upstream:v1:";
 const KV_TIMEOUT_MS = 300;
@@ -103,6 +104,7 @@ function isEntry(value: unknown): value is Entry {
 }
 
 function result<T>(entry: Entry<T>, status: CacheStatus, ttlS: number, now = Date.now()): Cached<T> {
+  observeCache("upstream", status);
   const ageMs = Math.max(0, now - entry.t);
   return {
     value: entry.v,
@@ -128,17 +130,25 @@ function mayServeStale(error: unknown): boolean {
 export async function cachedLoad<T>(key: string, options: CacheOptions, loader: () => Promise<T>): Promise<Cached<T>> {
   const state = cacheState();
   const local = state.entries.get(key) as Entry<T> | undefined;
-  if (fresh(local, options.ttlS)) return result(local!, "hit", options.ttlS);
+  if (fresh(local, options.ttlS)) {
+    remember(key, local!); // a hit makes the entry recent: eviction under memory pressure is least-recently-used
+    return result(local!, "hit", options.ttlS);
+  }
 
   const pending = state.inFlight.get(key) as Promise<Cached<T>> | undefined;
   if (pending) return pending;
 
   const load = loadShared(key, options, loader, local).finally(() => state.inFlight.delete(key));
-  state.inFlight.set(key, load as Promise<Cached<unknown>>);
+  state.inFlight.set(key, load);
   return load;
 }
 
-async function loadShared<T>(key: string, options: CacheOptions, loader: () => Promise<T>, local: Entry<T> | undefined): Promise<Cached<T>> {
+async function loadShared<T>(
+  key: string,
+  options: CacheOptions,
+  loader: () => Promise<T>,
+  local: Entry<T> | undefined,
+): Promise<Cached<T>> {
   const kv = options.kv === undefined ? getRedis() : options.kv;
   const kvKey = kvKeyFor(key);
   const lockKey = `${kvKey}:lock`;
@@ -148,7 +158,7 @@ async function loadShared<T>(key: string, options: CacheOptions, loader: () => P
   if (kv) {
     const got = await kvCall("get", () => kv.get<Entry<T>>(kvKey));
     if (isEntry(got)) {
-      shared = got as Entry<T>;
+      shared = got;
       if (fresh(shared, options.ttlS)) {
         remember(key, shared);
         return result(shared, "hit", options.ttlS);
@@ -163,9 +173,9 @@ async function loadShared<T>(key: string, options: CacheOptions, loader: () => P
       while (Date.now() + LOCK_POLL_MS < deadline) {
         await sleep(LOCK_POLL_MS);
         const again = await kvCall("get", () => kv.get<Entry<T>>(kvKey));
-        if (isEntry(again) && fresh(again as Entry<T>, options.ttlS)) {
-          remember(key, again as Entry<T>);
-          return result(again as Entry<T>, "hit", options.ttlS);
+        if (isEntry(again) && fresh(again, options.ttlS)) {
+          remember(key, again);
+          return result(again, "hit", options.ttlS);
         }
         const stillLocked = await kvCall("get-lock", () => kv.get(lockKey));
         if (stillLocked === null) break; // the holder gave up or failed: fetch ourselves
@@ -189,7 +199,11 @@ async function loadShared<T>(key: string, options: CacheOptions, loader: () => P
       );
       const newest = candidates.sort((a, b) => b.t - a.t)[0];
       if (newest) {
-        log.warn("upstream failed; serving stale body", { key, age_s: Math.floor((Date.now() - newest.t) / 1000), error: (error as Error).message });
+        log.warn("upstream failed; serving stale body", {
+          key,
+          age_s: Math.floor((Date.now() - newest.t) / 1000),
+          error: (error as Error).message,
+        });
         return result(newest, "stale", options.ttlS);
       }
     }

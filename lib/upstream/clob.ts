@@ -1,30 +1,37 @@
-// CLOB client: price history, midpoints, prices, order book; plus the parser for the market WebSocket's messages.
+// CLOB client: price history; plus the parser for the market WebSocket's messages.
 import { fetchUpstream } from "./http";
-import { BookSchema, MidpointSchema, MidpointsSchema, PriceSchema, PricesHistorySchema, PricesSchema, WsMessageSchema } from "./schemas";
-import type { NormalizedBook, NormalizedWsMessage, PriceHistoryInterval, PricePoint, TradeSide, UpstreamCallOptions } from "./types";
+import { PricesHistorySchema, WsMessageSchema } from "./schemas";
+import type { NormalizedWsMessage, PriceHistoryInterval, PricePoint, UpstreamCallOptions } from "./types";
 
-/**
- * Resolution (minutes) per interval: enough points for a chart without thousands of them. `max` must be ≥ 720:
- * for resolved markets the CLOB returns an empty history at finer fidelity (py-clob-client#216).
- */
+/** Resolution (minutes) per interval: enough points for a chart without thousands of them. */
 export const FIDELITY_MINUTES: Record<PriceHistoryInterval, number> = { "1h": 1, "6h": 5, "1d": 15, "1w": 60, "1m": 240, max: 1440 };
 
-/** Batch endpoints take at most this many tokens per request. */
-const BATCH_MAX = 500;
+/**
+ * For resolved (closed) markets the CLOB answers an empty history at any fidelity below 12 hours
+ * (Polymarket/py-clob-client#216 and #189), so their history is asked at 720 minutes or coarser.
+ */
+export const CLOSED_MARKET_MIN_FIDELITY = 720;
 
 export interface PricesHistoryParams {
   interval?: PriceHistoryInterval;
-  /** Minutes per point; defaults to FIDELITY_MINUTES[interval]. */
+  /** Minutes per point; defaults to FIDELITY_MINUTES[interval] (at least 720 for a closed market). */
   fidelity?: number;
   /** Unix seconds window instead of `interval` (the CLOB treats them as mutually exclusive). */
   startTs?: number;
   endTs?: number;
+  /** The market is closed/resolved: the fidelity is raised to CLOSED_MARKET_MIN_FIDELITY. */
+  closed?: boolean;
 }
 
 /** Price history of one outcome token, oldest first. `market` on this endpoint is the token id. */
-export async function getPricesHistory(tokenId: string, params: PricesHistoryParams = {}, options: UpstreamCallOptions = {}): Promise<PricePoint[]> {
+export async function getPricesHistory(
+  tokenId: string,
+  params: PricesHistoryParams = {},
+  options: UpstreamCallOptions = {},
+): Promise<PricePoint[]> {
   const windowed = params.startTs !== undefined;
   const interval = params.interval ?? "1d";
+  const wanted = params.fidelity ?? FIDELITY_MINUTES[interval];
   const body = await fetchUpstream(
     {
       host: "clob",
@@ -34,7 +41,7 @@ export async function getPricesHistory(tokenId: string, params: PricesHistoryPar
         interval: windowed ? undefined : interval,
         startTs: params.startTs,
         endTs: params.endTs,
-        fidelity: params.fidelity ?? FIDELITY_MINUTES[interval],
+        fidelity: params.closed ? Math.max(wanted, CLOSED_MARKET_MIN_FIDELITY) : wanted,
       },
     },
     PricesHistorySchema,
@@ -43,69 +50,11 @@ export async function getPricesHistory(tokenId: string, params: PricesHistoryPar
   return body!;
 }
 
-/** Midpoint of the book for one token; null when the token has no book (the CLOB answers 404 for closed markets). */
-export async function getMidpoint(tokenId: string, options: UpstreamCallOptions = {}): Promise<number | null> {
-  return (await fetchUpstream({ host: "clob", path: "/midpoint", query: { token_id: tokenId } }, MidpointSchema, {
-    deadline: options.deadline,
-    allowNotFound: true,
-  })) ?? null;
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** Midpoints for many tokens (`POST /midpoints`, ≤500 per request). Tokens without a book are absent from the result. */
-export async function getMidpoints(tokenIds: string[], options: UpstreamCallOptions = {}): Promise<Record<string, number>> {
-  const unique = [...new Set(tokenIds)];
-  const parts = await Promise.all(
-    chunks(unique, BATCH_MAX).map((batch) =>
-      fetchUpstream({ host: "clob", path: "/midpoints", method: "POST", body: batch.map((token_id) => ({ token_id })) }, MidpointsSchema, {
-        deadline: options.deadline,
-      }),
-    ),
-  );
-  return Object.assign({}, ...parts);
-}
-
-/** Best price for one token: BUY = best bid, SELL = best ask (the CLOB's convention). */
-export async function getPrice(tokenId: string, side: TradeSide, options: UpstreamCallOptions = {}): Promise<number | null> {
-  return (await fetchUpstream({ host: "clob", path: "/price", query: { token_id: tokenId, side } }, PriceSchema, {
-    deadline: options.deadline,
-    allowNotFound: true,
-  })) ?? null;
-}
-
-/** Best bid and ask for many tokens (`POST /prices`, ≤500 per request). */
-export async function getPrices(tokenIds: string[], options: UpstreamCallOptions = {}): Promise<Record<string, { BUY: number | null; SELL: number | null }>> {
-  const unique = [...new Set(tokenIds)];
-  const parts = await Promise.all(
-    chunks(unique, BATCH_MAX).map((batch) =>
-      fetchUpstream(
-        { host: "clob", path: "/prices", method: "POST", body: batch.flatMap((token_id) => [{ token_id, side: "BUY" }, { token_id, side: "SELL" }]) },
-        PricesSchema,
-        { deadline: options.deadline },
-      ),
-    ),
-  );
-  return Object.assign({}, ...parts);
-}
-
-/** Order book of one token, levels sorted best first; null when the token has no book. */
-export async function getBook(tokenId: string, options: UpstreamCallOptions = {}): Promise<NormalizedBook | null> {
-  return fetchUpstream({ host: "clob", path: "/book", query: { token_id: tokenId } }, BookSchema, {
-    deadline: options.deadline,
-    allowNotFound: true,
-  });
-}
-
 /**
  * Parses one frame of the CLOB market WebSocket. Frames may hold one event or an array of them; the text `PONG`
  * heartbeat and event types we do not use (book, tick_size_change, ...) yield nothing.
  */
-export function parseMarketWsMessage(frame: string | unknown): NormalizedWsMessage[] {
+export function parseMarketWsMessage(frame: unknown): NormalizedWsMessage[] {
   let value: unknown = frame;
   if (typeof frame === "string") {
     if (frame.trim() === "PONG" || frame.trim() === "") return [];

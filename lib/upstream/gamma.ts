@@ -1,16 +1,20 @@
-// Gamma API client: events (keyset paging), event by slug, markets by id or condition id, tags, search.
-import { z } from "zod";
-import { CONDITION_ID_PATTERN } from "@/lib/api/schemas";
+// Gamma API client: events (keyset paging), event by slug, market by id or condition id (open or closed).
 import { cachedLoad } from "./cache";
+import { reportDropped } from "./dropped";
 import { fetchUpstream } from "./http";
-import { EventListSchema, EventSchema, EventsKeysetSchema, MarketListSchema, MarketSchema, SearchSchema, TagListSchema } from "./schemas";
-import type { EventsPage, NormalizedEvent, NormalizedMarket, NormalizedTag, SearchResult, UpstreamCallOptions } from "./types";
+import { CONDITION_ID_PATTERN, conditionIdForms, MARKET_ID_PATTERN, sameCondition } from "./ids";
+import { EventBySlugSchema, EventsKeysetSchema, GammaMarketSchema, MarketsKeysetSchema, parseEvents, parseMarkets } from "./schemas";
+import type { EventsPage, NormalizedEvent, NormalizedMarket, UpstreamCallOptions } from "./types";
 
 /**
  * Event and market metadata (titles, outcomes, token ids) changes rarely; live endpoints resolve a slug or id through
- * it on every cache miss, so it is cached briefly on its own. `fresh: true` bypasses this (the sampler).
+ * it on every cache miss, so it is cached briefly on its own.
  */
 export const METADATA_TTL_S = 30;
+
+/** Page size caps of the keyset lists (events: docs' `limit` 1..500; markets: 100, nautilus_trader's Gamma client). */
+export const EVENTS_KEYSET_MAX = 500;
+export const MARKETS_KEYSET_MAX = 100;
 
 export interface ListEventsParams {
   /** `next_cursor` of the previous page; omit for the first page. */
@@ -27,21 +31,13 @@ export interface ListEventsParams {
   tagId?: string;
 }
 
-function openFilters(params: { active?: boolean | null; closed?: boolean | null; archived?: boolean | null }) {
-  return {
-    active: params.active === undefined ? true : params.active,
-    closed: params.closed === undefined ? false : params.closed,
-    archived: params.archived === undefined ? false : params.archived,
-  };
-}
-
 /**
  * One page of `/events/keyset` (`after_cursor` paging; Gamma ignores `cursor`/`offset` there). `next_cursor` is null
  * on the last page, and also when Gamma hands back the cursor it was given (a known upstream bug that would
- * otherwise loop forever).
+ * otherwise loop forever). Events and markets that cannot be parsed are dropped from the page and reported.
  */
 export async function listEventsPage(params: ListEventsParams = {}, options: UpstreamCallOptions = {}): Promise<EventsPage> {
-  const limit = Math.min(500, Math.max(1, params.limit ?? 100));
+  const limit = Math.min(EVENTS_KEYSET_MAX, Math.max(1, params.limit ?? 100));
   const body = await fetchUpstream(
     {
       host: "gamma",
@@ -49,7 +45,9 @@ export async function listEventsPage(params: ListEventsParams = {}, options: Ups
       query: {
         limit,
         after_cursor: params.cursor ?? undefined,
-        ...openFilters(params),
+        active: params.active === undefined ? true : params.active,
+        closed: params.closed === undefined ? false : params.closed,
+        archived: params.archived === undefined ? false : params.archived,
         order: params.order,
         ascending: params.order ? (params.ascending ?? false) : undefined,
         tag_id: params.tagId,
@@ -58,8 +56,11 @@ export async function listEventsPage(params: ListEventsParams = {}, options: Ups
     EventsKeysetSchema,
     { deadline: options.deadline },
   );
+  const parsed = parseEvents(body!.events);
+  const dropped = reportDropped(parsed.dropped, "gamma /events/keyset");
   const next = body!.next_cursor;
-  return { events: body!.events, next_cursor: next && next !== params.cursor && body!.events.length > 0 ? next : null };
+  const advanced = next && next !== params.cursor && body!.events.length > 0;
+  return { events: parsed.items, next_cursor: advanced ? next : null, dropped };
 }
 
 /**
@@ -73,7 +74,7 @@ export async function* iterateEvents(
   const seen = new Set<string>();
   let cursor: string | null = null;
   for (let page = 0; page < (options.maxPages ?? 1_000); page++) {
-    const result: EventsPage = await listEventsPage({ ...params, cursor }, { ...options, deadline: undefined });
+    const result: EventsPage = await listEventsPage({ ...params, cursor }, { deadline: options.deadline });
     const fresh = result.events.filter((e) => !seen.has(e.id));
     for (const e of fresh) seen.add(e.id);
     if (fresh.length) yield fresh;
@@ -82,101 +83,70 @@ export async function* iterateEvents(
   }
 }
 
-/** Legacy offset list (`/events`, bare array). Gamma rejects offsets beyond ~2000: prefer listEventsPage. */
-export async function listEvents(
-  params: { limit?: number; offset?: number; order?: string; ascending?: boolean; active?: boolean | null; closed?: boolean | null; archived?: boolean | null; tagSlug?: string } = {},
-  options: UpstreamCallOptions = {},
-): Promise<NormalizedEvent[]> {
-  const body = await fetchUpstream(
-    {
-      host: "gamma",
-      path: "/events",
-      query: {
-        limit: params.limit ?? 100,
-        offset: params.offset ?? 0,
-        ...openFilters(params),
-        order: params.order,
-        ascending: params.order ? (params.ascending ?? false) : undefined,
-        tag_slug: params.tagSlug,
-      },
-    },
-    EventListSchema,
-    { deadline: options.deadline },
-  );
-  return body!;
-}
-
 async function metadata<T>(key: string, options: UpstreamCallOptions, load: () => Promise<T>): Promise<T> {
-  if (options.fresh) return load();
   return (await cachedLoad(`gamma:${key}`, { ttlS: METADATA_TTL_S, deadline: options.deadline }, load)).value;
 }
 
-// `/events/slug/{slug}` answers one object; the `/events?slug=` form answers a 0/1-element array. Accept both.
-const EventBySlugSchema = z.union([EventSchema, EventListSchema.transform((events) => events[0] ?? null)]);
-
-/** One event with all its markets, or null when Gamma does not know the slug. */
+/** One event with all its markets (open or closed), or null when Gamma does not know the slug. */
 export async function getEventBySlug(slug: string, options: UpstreamCallOptions = {}): Promise<NormalizedEvent | null> {
-  return metadata(`event:${slug}`, options, async () =>
-    fetchUpstream({ host: "gamma", path: `/events/slug/${encodeURIComponent(slug)}` }, EventBySlugSchema, {
+  return metadata(`event:${slug}`, options, async () => {
+    const parsed = await fetchUpstream({ host: "gamma", path: `/events/slug/${encodeURIComponent(slug)}` }, EventBySlugSchema, {
+      deadline: options.deadline,
+      allowNotFound: true,
+    });
+    if (!parsed) return null;
+    reportDropped(parsed.dropped, "gamma /events/slug");
+    return parsed.items[0] ?? null;
+  });
+}
+
+/**
+ * Markets for many condition ids (V1 or V2 spellings), open or closed; unknown ids are simply absent. Gamma's market
+ * lists leave closed markets out when `closed` is not sent (polyoxide-gamma `ListMarkets` docs: "implicit
+ * closed=false default"), so each chunk is asked for open markets, then closed ones for the ids still missing. The
+ * keyset list replaces the deprecated `/markets` (Sunset 2026-05-01); it takes at most 100 ids per request
+ * (nautilus_trader's Gamma client).
+ */
+export async function getMarketsByConditionIds(
+  conditionIds: readonly string[],
+  options: UpstreamCallOptions = {},
+): Promise<NormalizedMarket[]> {
+  const found: NormalizedMarket[] = [];
+  let missing = [...new Set(conditionIds.map((c) => c.toLowerCase()))];
+  for (const closed of [false, true]) {
+    for (let i = 0; i < missing.length; i += MARKETS_KEYSET_MAX / 2) {
+      // Both spellings of each id go in one request: at most 100 values.
+      const chunk = missing.slice(i, i + MARKETS_KEYSET_MAX / 2);
+      const body = await fetchUpstream(
+        {
+          host: "gamma",
+          path: "/markets/keyset",
+          query: { condition_ids: chunk.flatMap(conditionIdForms).slice(0, MARKETS_KEYSET_MAX), closed, limit: MARKETS_KEYSET_MAX },
+        },
+        MarketsKeysetSchema,
+        { deadline: options.deadline },
+      );
+      const parsed = parseMarkets(body!.markets);
+      reportDropped(parsed.dropped, "gamma /markets/keyset");
+      found.push(...parsed.items.filter((m) => chunk.some((c) => sameCondition(c, m.condition_id))));
+    }
+    missing = missing.filter((c) => !found.some((m) => sameCondition(c, m.condition_id)));
+    if (missing.length === 0) break;
+  }
+  return found;
+}
+
+/** One market by Gamma id (digits) or condition id (V1 or V2 form), open or closed; null when unknown. */
+export async function getMarket(idOrConditionId: string, options: UpstreamCallOptions = {}): Promise<NormalizedMarket | null> {
+  if (CONDITION_ID_PATTERN.test(idOrConditionId)) {
+    const conditionId = idOrConditionId.toLowerCase();
+    return metadata(`market:${conditionId}`, options, async () => (await getMarketsByConditionIds([conditionId], options))[0] ?? null);
+  }
+  if (!MARKET_ID_PATTERN.test(idOrConditionId)) return null;
+  return metadata(`market:${idOrConditionId}`, options, async () =>
+    fetchUpstream({ host: "gamma", path: `/markets/${idOrConditionId}` }, GammaMarketSchema, {
       deadline: options.deadline,
       allowNotFound: true,
     }),
   );
-}
-
-/** One market by Gamma id (digits) or condition id (`0x` + 64 hex); null when unknown. */
-export async function getMarket(idOrConditionId: string, options: UpstreamCallOptions = {}): Promise<NormalizedMarket | null> {
-  if (CONDITION_ID_PATTERN.test(idOrConditionId)) {
-    const conditionId = idOrConditionId.toLowerCase();
-    return metadata(`market:${conditionId}`, options, async () => {
-      const markets = await getMarketsByConditionIds([conditionId], options);
-      return markets.find((m) => m.condition_id?.toLowerCase() === conditionId) ?? null;
-    });
-  }
-  if (!/^\d+$/.test(idOrConditionId)) return null;
-  return metadata(`market:${idOrConditionId}`, options, async () =>
-    fetchUpstream({ host: "gamma", path: `/markets/${idOrConditionId}` }, MarketSchema, { deadline: options.deadline, allowNotFound: true }),
-  );
-}
-
-/** Markets for several condition ids in one call (`/markets?condition_ids=...` repeated). Unknown ids are simply absent. */
-export async function getMarketsByConditionIds(conditionIds: string[], options: UpstreamCallOptions = {}): Promise<NormalizedMarket[]> {
-  if (conditionIds.length === 0) return [];
-  const body = await fetchUpstream(
-    { host: "gamma", path: "/markets", query: { condition_ids: conditionIds, limit: conditionIds.length } },
-    MarketListSchema,
-    { deadline: options.deadline },
-  );
-  return body!;
-}
-
-export async function listTags(params: { limit?: number; offset?: number } = {}, options: UpstreamCallOptions = {}): Promise<NormalizedTag[]> {
-  const body = await fetchUpstream(
-    { host: "gamma", path: "/tags", query: { limit: params.limit ?? 100, offset: params.offset ?? 0 } },
-    TagListSchema,
-    { deadline: options.deadline },
-  );
-  return body!;
-}
-
-/** `/public-search`: events whose text matches `q`. */
-export async function search(
-  q: string,
-  params: { limitPerType?: number; page?: number; eventsStatus?: "active" | "closed" } = {},
-  options: UpstreamCallOptions = {},
-): Promise<SearchResult> {
-  const body = await fetchUpstream(
-    {
-      host: "gamma",
-      path: "/public-search",
-      query: { q, limit_per_type: params.limitPerType ?? 20, page: params.page, events_status: params.eventsStatus },
-    },
-    SearchSchema,
-    { deadline: options.deadline },
-  );
-  return {
-    events: body!.events,
-    has_more: body!.pagination?.hasMore ?? false,
-    total: body!.pagination?.totalResults ?? null,
-  };
 }

@@ -1,11 +1,13 @@
 // The one way this service talks to Polymarket: a deadline per request, retries with backoff that honour
 // `Retry-After`, a concurrency cap per upstream host, coalescing of identical in-flight requests, and zod validation
-// of every body. Failures leave here as ApiErrors with the codes DESIGN.md fixes: a timeout is `upstream_timeout`
+// of every body. Failures leave here as ApiErrors with the codes docs/api-decisions.md#errors fixes: a timeout is `upstream_timeout`
 // (504); 5xx, 429 after the retries, malformed bodies and network errors are `upstream_unavailable` (502).
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, upstreamError } from "@/lib/api/errors";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { acquireSlot } from "./governor";
+import { observeUpstream } from "@/lib/metrics/registry";
 
 export type UpstreamHost = "gamma" | "data" | "clob";
 
@@ -25,9 +27,13 @@ export interface FetchOptions {
   deadline?: number;
   /** Answer null for an upstream 404 (unknown slug/id) instead of failing. */
   allowNotFound?: boolean;
+  /** Answer null for these statuses (e.g. 401/403/404 of an endpoint with a fallback) instead of failing. */
+  nullOnStatus?: readonly number[];
 }
 
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+// 429 and 5xx, including Cloudflare's own 520–524 (origin errors and timeouts in front of every Polymarket host:
+// developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors).
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 520, 521, 522, 523, 524]);
 const BASE_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 2_000;
 
@@ -42,7 +48,7 @@ export function buildUrl(request: Pick<UpstreamRequest, "host" | "path" | "query
   const entries = Object.entries(request.query ?? {}).sort(([a], [b]) => a.localeCompare(b));
   for (const [key, value] of entries) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+    if (Array.isArray(value)) for (const item of value as readonly string[]) url.searchParams.append(key, item);
     else url.searchParams.set(key, String(value));
   }
   return url.toString();
@@ -65,11 +71,14 @@ class Semaphore {
     }
     await new Promise<void>((resolve, reject) => {
       const entry = { resolve: () => (clearTimeout(timer), resolve()), reject };
-      const timer = setTimeout(() => {
-        const at = this.waiting.indexOf(entry);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(onTimeout());
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          const at = this.waiting.indexOf(entry);
+          if (at >= 0) this.waiting.splice(at, 1);
+          reject(onTimeout());
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.waiting.push(entry);
     });
     return this.releaser();
@@ -81,23 +90,16 @@ class Semaphore {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
-      if (next) next.resolve(); // the slot passes straight to the next waiter
+      if (next)
+        next.resolve(); // the slot passes straight to the next waiter
       else this.active--;
     };
-  }
-
-  get inUse(): number {
-    return this.active;
-  }
-  get queued(): number {
-    return this.waiting.length;
   }
 }
 
 interface UpstreamState {
   semaphores: Record<UpstreamHost, Semaphore>;
   inFlight: Map<string, Promise<unknown>>;
-  stats: Record<UpstreamHost, { requests: number; retries: number; failures: number; coalesced: number }>;
 }
 
 const globalForUpstream = globalThis as unknown as { __predmktUpstream?: UpstreamState };
@@ -105,24 +107,12 @@ const globalForUpstream = globalThis as unknown as { __predmktUpstream?: Upstrea
 function state(): UpstreamState {
   if (!globalForUpstream.__predmktUpstream) {
     const limit = () => env.UPSTREAM_CONCURRENCY;
-    const zero = () => ({ requests: 0, retries: 0, failures: 0, coalesced: 0 });
     globalForUpstream.__predmktUpstream = {
       semaphores: { gamma: new Semaphore(limit), data: new Semaphore(limit), clob: new Semaphore(limit) },
       inFlight: new Map(),
-      stats: { gamma: zero(), data: zero(), clob: zero() },
     };
   }
   return globalForUpstream.__predmktUpstream;
-}
-
-/** Counters since start: upstream requests actually sent, retries, failed calls, and calls served by coalescing. */
-export function upstreamStats(): Record<UpstreamHost, { requests: number; retries: number; failures: number; coalesced: number; in_use: number; queued: number }> {
-  const s = state();
-  const out = {} as ReturnType<typeof upstreamStats>;
-  for (const host of ["gamma", "data", "clob"] as const) {
-    out[host] = { ...s.stats[host], in_use: s.semaphores[host].inUse, queued: s.semaphores[host].queued };
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -146,17 +136,18 @@ function describe(request: UpstreamRequest): string {
   return `${request.host} ${request.path}`;
 }
 
+// The messages below may name paths, hosts and network errors: they reach the log only (lib/api/errors.ts publicDetail).
 function timeoutError(request: UpstreamRequest): ApiError {
-  return new ApiError("upstream_timeout", `The upstream (${describe(request)}) did not answer in time.`);
+  return upstreamError("upstream_timeout", request.host, `The upstream (${describe(request)}) did not answer in time.`);
 }
 
 function unavailableError(request: UpstreamRequest, why: string): ApiError {
-  return new ApiError("upstream_unavailable", `The upstream (${describe(request)}) is unavailable: ${why}.`);
+  return upstreamError("upstream_unavailable", request.host, `The upstream (${describe(request)}) is unavailable: ${why}.`);
 }
 
 type Attempt =
   | { kind: "ok"; body: unknown }
-  | { kind: "not_found" }
+  | { kind: "status"; status: number }
   | { kind: "retryable"; why: string; retryAfterMs: number | null }
   | { kind: "fatal"; error: ApiError };
 
@@ -173,15 +164,24 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number):
       signal: controller.signal,
       cache: "no-store",
     });
-    if (response.status === 404) {
+    if (response.status === 404 || response.status === 401 || response.status === 403) {
       await response.body?.cancel().catch(() => undefined);
-      return { kind: "not_found" };
+      return { kind: "status", status: response.status };
     }
     if (RETRYABLE_STATUS.has(response.status)) {
       await response.body?.cancel().catch(() => undefined);
       return { kind: "retryable", why: `HTTP ${response.status}`, retryAfterMs: parseRetryAfter(response.headers.get("retry-after")) };
     }
     const text = await response.text();
+    // Cloudflare answers its own HTML pages (challenges, "Just a moment...") in front of the API: a transient edge
+    // condition, retried like a 5xx, never parsed as data.
+    if (/text\/html/i.test(response.headers.get("content-type") ?? "") || /^\s*<(!doctype|html)/i.test(text)) {
+      return {
+        kind: "retryable",
+        why: `HTML page (HTTP ${response.status})`,
+        retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+      };
+    }
     if (!response.ok) return { kind: "fatal", error: unavailableError(request, `HTTP ${response.status}`) };
     try {
       return { kind: "ok", body: JSON.parse(text) };
@@ -191,29 +191,36 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number):
     }
   } catch (error) {
     if (controller.signal.aborted) return { kind: "fatal", error: timeoutError(request) };
-    return { kind: "retryable", why: (error as Error).cause ? String((error as Error).cause) : (error as Error).message, retryAfterMs: null };
+    return {
+      kind: "retryable",
+      why: (error as Error).cause ? String((error as Error).cause) : (error as Error).message,
+      retryAfterMs: null,
+    };
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function send(request: UpstreamRequest, url: string, deadline: number, allowNotFound: boolean): Promise<unknown> {
+async function send(request: UpstreamRequest, url: string, deadline: number, nullOn: readonly number[]): Promise<unknown> {
   const s = state();
   const maxAttempts = 1 + env.UPSTREAM_MAX_RETRIES;
   let lastWhy = "";
   for (let n = 0; n < maxAttempts; n++) {
+    // Budget first (Polymarket's documented rate limits, governor.ts), then the per-host concurrency cap.
+    await acquireSlot(request.host, request.path, deadline, () => timeoutError(request));
     const release = await s.semaphores[request.host].acquire(deadline, () => timeoutError(request));
     let result: Attempt;
+    const started = performance.now();
     try {
-      s.stats[request.host].requests++;
       result = await attempt(request, url, deadline);
     } finally {
       release();
     }
+    observeUpstream(request.host, result.kind, (performance.now() - started) / 1000);
     if (result.kind === "ok") return result.body;
-    if (result.kind === "not_found") {
-      if (allowNotFound) return null;
-      throw unavailableError(request, "HTTP 404");
+    if (result.kind === "status") {
+      if (nullOn.includes(result.status)) return null;
+      throw unavailableError(request, `HTTP ${result.status}`);
     }
     if (result.kind === "fatal") throw result.error;
     lastWhy = result.why;
@@ -222,7 +229,6 @@ async function send(request: UpstreamRequest, url: string, deadline: number, all
     const wait = result.retryAfterMs ?? backoff;
     // Waiting past the deadline would only turn an answer we already have (an error) into a timeout.
     if (Date.now() + wait >= deadline) break;
-    s.stats[request.host].retries++;
     log.warn("upstream retry", { host: request.host, path: request.path, why: result.why, wait_ms: Math.round(wait), attempt: n + 1 });
     await sleep(wait);
   }
@@ -240,26 +246,23 @@ export async function fetchUpstream<S extends z.ZodType>(
 ): Promise<z.output<S> | null> {
   const s = state();
   const url = buildUrl(request);
-  const key = `${request.method ?? "GET"} ${url} ${request.body !== undefined ? JSON.stringify(request.body) : ""} ${options.allowNotFound ? "404ok" : ""}`;
+  const nullOn = [...(options.nullOnStatus ?? []), ...(options.allowNotFound ? [404] : [])];
+  const key = `${request.method ?? "GET"} ${url} ${request.body !== undefined ? JSON.stringify(request.body) : ""} ${nullOn.join(",")}`;
   let pending = s.inFlight.get(key);
-  if (pending) {
-    s.stats[request.host].coalesced++;
-  } else {
-    pending = send(request, url, options.deadline ?? defaultDeadline(), options.allowNotFound ?? false).finally(() => s.inFlight.delete(key));
+  if (!pending) {
+    pending = send(request, url, options.deadline ?? defaultDeadline(), nullOn).finally(() => s.inFlight.delete(key));
     s.inFlight.set(key, pending);
   }
   let body: unknown;
   try {
     body = await pending;
   } catch (error) {
-    s.stats[request.host].failures++;
     if (!(error instanceof ApiError)) throw unavailableError(request, (error as Error).message);
     throw error;
   }
   if (body === null) return null;
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    s.stats[request.host].failures++;
     const where = parsed.error.issues
       .slice(0, 3)
       .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)

@@ -3,21 +3,25 @@
 //   gamma.listEventsPage({cursor, limit})   one /events/keyset page of open events (with markets) + next_cursor
 //   gamma.iterateEvents(params)             async generator over every page (deduplicated)
 //   gamma.getEventBySlug(slug)              event with markets, or null
-//   gamma.getMarket(idOrConditionId)        market, or null
+//   gamma.getMarket(idOrConditionId)        market (open or closed), or null
 //   data.listTrades({market|eventId, side, minUsd, limit, offset|cursor})
 //   data.getHolders(conditionId, limit)     one group per outcome token
 //   data.getPositions(user, {...})
-//   clob.getPricesHistory(tokenId, {interval|startTs/endTs, fidelity})
-//   clob.getMidpoint(s) / getPrice(s) / getBook
+//   data.getOpenInterest(conditionIds)      USDC per market, ≤ 20 ids a request
+//   clob.getPricesHistory(tokenId, {interval|startTs/endTs, fidelity, closed})
+//   clob.parseMarketWsMessage(frame)
 //
-// Every call takes `UpstreamCallOptions`: `fresh: true` skips the short metadata cache (the sampler wants that);
-// timeout, retries with backoff, the per-host concurrency cap and coalescing always apply. Failures throw ApiError
-// `upstream_timeout` (504) or `upstream_unavailable` (502); unknown slugs/ids come back as null.
+// Every call takes `UpstreamCallOptions` (a deadline); timeout, retries with backoff, the per-host concurrency cap
+// and coalescing always apply. Failures throw ApiError `upstream_timeout` (504) or `upstream_unavailable` (502);
+// unknown slugs/ids come back as null. `countRequests(map, work)` counts the requests `work` sends, by endpoint.
+// List items that cannot be parsed are dropped and reported (dropped.ts).
 import * as clob from "./clob";
 import * as data from "./data";
 import * as gamma from "./gamma";
 
 export { clob, data, gamma };
 export { type Cached, type CacheStatus, cachedLoad, clearLocalCache, STALE_MAX_AGE_S } from "./cache";
-export { defaultDeadline, upstreamStats } from "./http";
+export { droppedSinceStart } from "./dropped";
+export { countRequests, endpointKey } from "./governor";
+export { defaultDeadline } from "./http";
 export type * from "./types";

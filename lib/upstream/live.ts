@@ -1,22 +1,68 @@
 // Services behind the four `-live` endpoints: resolve the market or event through Gamma, fetch holders / trades /
-// price history, shape the body, and cache it per endpoint and parameters (DESIGN.md TTLs) with stale-on-error.
-import { ApiError } from "@/lib/api/errors";
-import { LIVE_DEFAULTS, type LiveHolderGroup, type LiveMeta, type LiveSeries, type LiveTrade } from "@/lib/api/endpoints/predmkt-live";
+// price history, shape the body, and cache it per endpoint and parameters (docs/api-decisions.md#caching) with stale-on-error.
+// The bodies here match the `-live` contracts (lib/api/endpoints/predmkt-live.ts), which validate every response;
+// services never import the contracts themselves. Route queries arrive validated with their defaults applied.
+import { cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
+import { ApiError, upstreamError } from "@/lib/api/errors";
 import { type Cached, cachedLoad } from "./cache";
 import * as clob from "./clob";
 import * as data from "./data";
 import * as gamma from "./gamma";
 import { defaultDeadline } from "./http";
-import type { NormalizedHolderGroup, NormalizedMarket, NormalizedTrade, PriceHistoryInterval, TradeSide } from "./types";
+import type {
+  NormalizedHolder,
+  NormalizedHolderGroup,
+  NormalizedMarket,
+  NormalizedTrade,
+  PriceHistoryInterval,
+  PricePoint,
+  TradeSide,
+} from "./types";
 
-/** Seconds a live body stays fresh (DESIGN.md "Caching and upstream discipline"; the spec allows 10–90 s). */
+export interface LiveMeta {
+  source: "live";
+  as_of: string;
+  cache: "hit" | "miss" | "stale";
+  age_s: number;
+  limit?: number;
+  count?: number;
+  [key: string]: unknown;
+}
+
+/** A holder as the -live bodies show it: the normalised holder's identity and position, under its outcome's name. */
+export type LiveHolder = Pick<NormalizedHolder, "wallet" | "pseudonym" | "name" | "shares" | "avg_price" | "verified"> & {
+  outcome: string;
+  outcome_index: number;
+};
+
+export interface LiveHolderGroup {
+  outcome: string;
+  outcome_index: number;
+  token_id: string | null;
+  holders: LiveHolder[];
+}
+
+/** A trade as the -live bodies show it: the normalised trade without the fields the contract leaves out. */
+export type LiveTrade = Omit<NormalizedTrade, "market_slug" | "name" | "timestamp_s">;
+
+export interface LiveSeries {
+  market_id: string;
+  condition_id: string | null;
+  question: string;
+  outcome: string;
+  token_id: string;
+  volume_usd: number;
+  points: PricePoint[];
+}
+
+/** Seconds a live body stays fresh (docs/api-decisions.md#caching: 10–90 s). */
 export const LIVE_TTL_S = { holders: 60, marketActivity: 15, eventActivity: 10, eventHistory: 90 } as const;
 
 export interface LiveBody<T> {
   data: T;
   meta: LiveMeta;
-  /** `Cache-Control` value for this body: private, fresh for the rest of its TTL. */
-  cacheControl: string;
+  /** Seconds this body stays fresh (the rest of its TTL; 0 when stale): its `Cache-Control: max-age`. */
+  maxAgeS: number;
 }
 
 function liveBody<T>(cached: Cached<T>, extra: Partial<LiveMeta> = {}): LiveBody<T> {
@@ -29,14 +75,48 @@ function liveBody<T>(cached: Cached<T>, extra: Partial<LiveMeta> = {}): LiveBody
       age_s: cached.ageS,
       ...extra,
     },
-    cacheControl: `private, max-age=${cached.ttlRemainingS}`,
+    maxAgeS: cached.ttlRemainingS,
   };
 }
 
-/** Sets the body's Cache-Control on the response headers and returns the `{data, meta}` body. */
-export function respondLive<T>(headers: Headers, body: LiveBody<T>): { data: T; meta: LiveMeta } {
-  headers.set("Cache-Control", body.cacheControl);
-  return { data: body.data, meta: body.meta };
+/**
+ * The `{data, meta}` body as a cached answer: one version per upstream fetch (and cache status). `meta.age_s` ticks
+ * within a version, so its ETag is weak and its bytes are built at most once a second.
+ */
+export function liveAnswer<T>(body: LiveBody<T>): CachedAnswer<{ data: T; meta: LiveMeta }> {
+  const identity = {
+    version: `live:${body.meta.as_of}:${body.meta.cache}`,
+    variant: String(body.meta.age_s),
+    maxAgeS: body.maxAgeS,
+    weak: true,
+  };
+  return cachedAnswer(identity, () => ({ data: body.data, meta: body.meta }));
+}
+
+/** A live endpoint's 404 (unknown market or event) as its cache holds it: an answer like a body. */
+interface NotFoundAnswer {
+  not_found: string;
+}
+
+function isNotFoundAnswer(value: unknown): value is NotFoundAnswer {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).join() === "not_found";
+}
+
+/**
+ * cachedLoad for a live endpoint: an unknown id or slug is cached for the endpoint's TTL like a body, so asking for it
+ * again costs no upstream call until the TTL ends (SECURITY.md, upstream discipline).
+ */
+async function cachedLive<T>(key: string, ttlS: number, load: () => Promise<T>): Promise<Cached<T>> {
+  const cached = await cachedLoad<T | NotFoundAnswer>(key, { ttlS }, async () => {
+    try {
+      return await load();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "not_found") return { not_found: error.message };
+      throw error;
+    }
+  });
+  if (isNotFoundAnswer(cached.value)) throw new ApiError("not_found", cached.value.not_found);
+  return cached as Cached<T>;
 }
 
 async function resolveMarket(id: string, deadline: number): Promise<NormalizedMarket> {
@@ -56,7 +136,9 @@ function holderGroups(market: NormalizedMarket, groups: NormalizedHolderGroup[],
   return market.outcomes.map((outcome) => {
     const group =
       groups.find((g) => outcome.token_id !== null && g.token_id === outcome.token_id) ??
-      groups.find((g) => g.outcome_index === outcome.index && !market.outcomes.some((o) => o.token_id === g.token_id && o.index !== outcome.index));
+      groups.find(
+        (g) => g.outcome_index === outcome.index && !market.outcomes.some((o) => o.token_id === g.token_id && o.index !== outcome.index),
+      );
     return {
       outcome: outcome.name,
       outcome_index: outcome.index,
@@ -68,6 +150,7 @@ function holderGroups(market: NormalizedMarket, groups: NormalizedHolderGroup[],
         outcome: outcome.name,
         outcome_index: outcome.index,
         shares: h.shares,
+        avg_price: h.avg_price,
         verified: h.verified,
       })),
     };
@@ -102,11 +185,8 @@ async function fetchHolderGroups(market: NormalizedMarket, limit: number, deadli
 
 // ---------------------------------------------------------------------------------------------------------------
 
-// Route queries arrive validated with defaults applied; the `?? default` only satisfies the optional typing of
-// intParam/enumParam.
-export async function getHoldersLive(id: string, params: { limit?: number }): Promise<LiveBody<LiveHolderGroup[]>> {
-  const query = { limit: params.limit ?? LIVE_DEFAULTS.holdersLimit };
-  const cached = await cachedLoad(`live:holders:${id.toLowerCase()}:${query.limit}`, { ttlS: LIVE_TTL_S.holders }, async () => {
+export async function getHoldersLive(id: string, query: { limit: number }): Promise<LiveBody<LiveHolderGroup[]>> {
+  const cached = await cachedLive(`live:holders:${id.toLowerCase()}:${query.limit}`, LIVE_TTL_S.holders, async () => {
     const deadline = defaultDeadline();
     const market = await resolveMarket(id, deadline);
     return fetchHolderGroups(market, query.limit, deadline);
@@ -121,18 +201,21 @@ type MarketActivity = { market: { id: string; condition_id: string; question: st
 
 export async function getMarketActivityLive(
   id: string,
-  params: { holders_limit?: number; trades_limit?: number },
+  query: { holders_limit: number; trades_limit: number },
 ): Promise<LiveBody<MarketActivity>> {
-  const query = {
-    holders_limit: params.holders_limit ?? LIVE_DEFAULTS.activityHoldersLimit,
-    trades_limit: params.trades_limit ?? LIVE_DEFAULTS.activityTradesLimit,
-  };
   // Trades are fetched at the largest `trades_limit` and cut per caller, so that parameter never splits the cache.
   const key = `live:market-activity:${id.toLowerCase()}:${query.holders_limit}`;
-  const cached = await cachedLoad(key, { ttlS: LIVE_TTL_S.marketActivity }, async (): Promise<MarketActivity> => {
+  const cached = await cachedLive(key, LIVE_TTL_S.marketActivity, async (): Promise<MarketActivity> => {
     const deadline = defaultDeadline();
     const market = await resolveMarket(id, deadline);
-    if (!market.condition_id) throw new ApiError("upstream_unavailable", `The upstream has no condition id for market '${id}'.`);
+    if (!market.condition_id) {
+      throw upstreamError(
+        "upstream_unavailable",
+        "gamma",
+        `Gamma has no condition id for market '${id}'.`,
+        "the market has no condition id",
+      );
+    }
     // Independent upstream calls: run them side by side.
     const [holders, trades] = await Promise.all([
       fetchHolderGroups(market, query.holders_limit, deadline),
@@ -151,32 +234,32 @@ export async function getMarketActivityLive(
 
 export async function getEventActivityLive(
   slug: string,
-  params: { side?: TradeSide; min_usd?: number; limit?: number },
+  query: { side?: TradeSide; min_usd?: number; limit: number },
 ): Promise<LiveBody<LiveTrade[]>> {
-  const query = { side: params.side, min_usd: params.min_usd ?? 0, limit: params.limit ?? LIVE_DEFAULTS.eventActivityLimit };
-  // The upstream page is fetched at the largest `limit` and cut here, so callers varying `limit` share one cached
-  // body (and one upstream call) instead of each costing a fresh one.
-  const key = `live:event-activity:${slug}:${query.side ?? "both"}:${query.min_usd}`;
-  const cached = await cachedLoad(key, { ttlS: LIVE_TTL_S.eventActivity }, async () => {
+  // The upstream page is fetched at the largest `limit` and without `min_usd`, and filtered and cut here: `limit` and
+  // `min_usd` only narrow the list, so callers varying them share one cached body (and one upstream call) instead of
+  // each costing a fresh one. The size filter therefore applies to the event's latest TRADES_MAX_LIMIT trades.
+  const minUsd = query.min_usd ?? 0;
+  const key = `live:event-activity:${slug}:${query.side ?? "both"}`;
+  const cached = await cachedLive(key, LIVE_TTL_S.eventActivity, async () => {
     const deadline = defaultDeadline();
     const event = await resolveEvent(slug, deadline);
     if (event.markets.length === 0) return [];
-    const page = await data.listTrades({ eventId: event.id, side: query.side, minUsd: query.min_usd, limit: TRADES_MAX_LIMIT }, { deadline });
+    const page = await data.listTrades({ eventId: event.id, side: query.side, limit: TRADES_MAX_LIMIT }, { deadline });
     const byCondition = new Map(event.markets.filter((m) => m.condition_id).map((m) => [m.condition_id!.toLowerCase(), m.id]));
-    // Filters were applied (upstream and again in listTrades) before any limit.
+    // The side filter was applied (upstream and again in listTrades) before any limit; `min_usd` is applied per caller.
     return page.trades.slice(0, TRADES_MAX_LIMIT).map((t) => liveTrade(t, byCondition, event.slug));
   });
-  const trades = cached.value.slice(0, query.limit);
+  const trades = cached.value.filter((t) => t.usd_size >= minUsd).slice(0, query.limit);
   return liveBody({ ...cached, value: trades }, { limit: query.limit, count: trades.length });
 }
 
 export async function getEventHistoryLive(
   slug: string,
-  params: { interval?: PriceHistoryInterval; markets?: number },
+  query: { interval: PriceHistoryInterval; markets: number },
 ): Promise<LiveBody<LiveSeries[]>> {
-  const query = { interval: params.interval ?? LIVE_DEFAULTS.historyInterval, markets: params.markets ?? LIVE_DEFAULTS.historyMarkets };
   const key = `live:event-history:${slug}:${query.interval}:${query.markets}`;
-  const cached = await cachedLoad(key, { ttlS: LIVE_TTL_S.eventHistory }, async () => {
+  const cached = await cachedLive(key, LIVE_TTL_S.eventHistory, async () => {
     const deadline = defaultDeadline();
     const event = await resolveEvent(slug, deadline);
     const top = event.markets
@@ -187,7 +270,8 @@ export async function getEventHistoryLive(
     return Promise.all(
       top.map(async (m): Promise<LiveSeries> => {
         const outcome = m.outcomes[0];
-        const points = await clob.getPricesHistory(outcome.token_id!, { interval: query.interval }, { deadline });
+        // A closed market's history is empty below 12-hour fidelity upstream: clob raises it for closed markets.
+        const points = await clob.getPricesHistory(outcome.token_id!, { interval: query.interval, closed: m.closed }, { deadline });
         return {
           market_id: m.id,
           condition_id: m.condition_id,

@@ -1,7 +1,10 @@
 // Our own normalised shapes of Polymarket's upstream data: snake_case, numbers as numbers, times as ISO 8601 UTC,
 // token and condition ids as strings (token ids are 77-digit decimals: never JS numbers). Every upstream quirk
 // (JSON-encoded string arrays, camelCase v1 vs snake_case v2, seconds vs milliseconds, book order) is undone once,
-// in normalize.ts; nothing past lib/upstream sees a raw upstream field name.
+// in schemas/; nothing past lib/upstream sees a raw upstream field name.
+import type { DroppedItem } from "./schemas/scalars";
+
+export type { DroppedItem, DroppedKind } from "./schemas/scalars";
 
 export interface NormalizedTag {
   id: string;
@@ -13,7 +16,10 @@ export interface NormalizedOutcome {
   /** Position in the market's `outcomes` array; token ids and prices are aligned with it. */
   index: number;
   name: string;
-  /** CLOB token (asset) id, a 76–78 digit decimal string; null for markets without CLOB tokens. */
+  /**
+   * The outcome's trading id, a decimal string of up to 78 digits: the CLOB token id of a V1 (CTF) market, the
+   * position id of a V2 market (chosen by the market's `version`). Null when the market has none.
+   */
   token_id: string | null;
   /** Gamma's displayed price for this outcome in [0, 1] (`outcomePrices`); null when absent. */
   price: number | null;
@@ -22,8 +28,10 @@ export interface NormalizedOutcome {
 export interface NormalizedMarket {
   /** Gamma market id (decimal string). */
   id: string;
-  /** `0x` + 64 hex; the key the Data API and CLOB use. Null only for malformed upstream rows. */
+  /** `0x` + 64 hex (V1) or 62 hex (V2, sometimes padded to 64); the key the Data API uses. Null when absent. */
   condition_id: string | null;
+  /** Polymarket protocol version (`version`): "v1" CTF, "v2"; null for markets from before the field existed. */
+  protocol_version: ProtocolVersion | null;
   slug: string | null;
   question: string;
   /** Short label inside a multi-market event ("Gretchen Whitmer"). */
@@ -48,12 +56,18 @@ export interface NormalizedMarket {
   start_date: string | null;
   end_date: string | null;
   neg_risk: boolean;
+  /** Gamma `questionID` (lower-case bytes32 hex): the UMA adapter's questionID, or a neg-risk market's question id. */
+  question_id?: string | null;
+  /** Gamma `negRiskRequestID`: a neg-risk market's UMA questionID (docs/resolution.md); null for standard markets. */
+  neg_risk_request_id?: string | null;
   uma_resolution_status: string | null;
   /** Slug of the event the market belongs to, when known (inside an event, or `events[0]` on /markets/{id}). */
   event_slug: string | null;
   event_id: string | null;
   outcomes: NormalizedOutcome[];
 }
+
+export type ProtocolVersion = "v1" | "v2";
 
 export interface NormalizedEvent {
   id: string;
@@ -84,12 +98,8 @@ export interface EventsPage {
   events: NormalizedEvent[];
   /** Pass as `cursor` for the next page; null on the last page (or when the upstream cursor stopped advancing). */
   next_cursor: string | null;
-}
-
-export interface SearchResult {
-  events: NormalizedEvent[];
-  has_more: boolean;
-  total: number | null;
+  /** Items of this page that could not be used (dropped, the rest of the page kept). */
+  dropped: DroppedItem[];
 }
 
 export type TradeSide = "BUY" | "SELL";
@@ -126,6 +136,8 @@ export interface TradesPage {
   trades: NormalizedTrade[];
   /** Data API v2 cursor for the next page; null when there is none (always null for v1 offset paging). */
   next_cursor: string | null;
+  /** Rows of this page that could not be used. */
+  dropped: DroppedItem[];
 }
 
 export interface NormalizedHolder {
@@ -134,9 +146,13 @@ export interface NormalizedHolder {
   name: string | null;
   token_id: string;
   outcome_index: number | null;
-  /** Shares held (the Data API's `amount`; not USD). */
+  /** Shares held (the Data API's `amount`; not USD). Gross per outcome from v1 and from v2 with `include_pnl`. */
   shares: number;
   verified: boolean | null;
+  /** v2 with `include_pnl=true` only (else null): average entry price, cost of the position, total PnL. */
+  avg_price: number | null;
+  entry_cost_usd: number | null;
+  total_pnl_usd: number | null;
 }
 
 /** Holders of one outcome token. The Data API groups them by token, keyed by the market's condition id. */
@@ -144,6 +160,13 @@ export interface NormalizedHolderGroup {
   token_id: string;
   outcome_index: number | null;
   holders: NormalizedHolder[];
+}
+
+/** One market's open interest (Data API `/v2/oi` or `/oi`): USDC, every outcome's held shares at its price. */
+export interface NormalizedOpenInterest {
+  /** Lower case; "global" for the platform-wide row. */
+  condition_id: string;
+  value_usd: number;
 }
 
 export interface NormalizedPosition {
@@ -175,30 +198,6 @@ export interface PricePoint {
 
 export type PriceHistoryInterval = "1h" | "6h" | "1d" | "1w" | "1m" | "max";
 
-export interface BookLevel {
-  price: number;
-  size: number;
-}
-
-export interface NormalizedBook {
-  condition_id: string | null;
-  token_id: string;
-  /** ISO 8601 UTC (the CLOB sends milliseconds as a string). */
-  timestamp: string | null;
-  /** Best first (highest price); the upstream's own order is not relied on. */
-  bids: BookLevel[];
-  /** Best first (lowest price). */
-  asks: BookLevel[];
-  best_bid: number | null;
-  best_ask: number | null;
-  mid: number | null;
-  spread: number | null;
-  tick_size: number | null;
-  min_order_size: number | null;
-  last_trade_price: number | null;
-  hash: string | null;
-}
-
 /** A message from the CLOB market WebSocket, normalised (the socket sends ms timestamps and numbers as strings). */
 export type NormalizedWsMessage =
   | {
@@ -214,16 +213,18 @@ export type NormalizedWsMessage =
       type: "price_change";
       condition_id: string | null;
       timestamp: string | null;
-      changes: { token_id: string; price: number; side: TradeSide | null; size: number; best_bid: number | null; best_ask: number | null }[];
+      changes: {
+        token_id: string;
+        price: number;
+        side: TradeSide | null;
+        size: number;
+        best_bid: number | null;
+        best_ask: number | null;
+      }[];
     };
 
 /** Options every client call accepts. */
 export interface UpstreamCallOptions {
-  /**
-   * Skip the short TTL cache (metadata lookups) and request coalescing's result reuse: the sampler wants fresh data.
-   * Timeout, retries and the per-host concurrency cap still apply.
-   */
-  fresh?: boolean;
   /** Absolute deadline (ms since epoch) shared by all upstream calls of one request; defaults to now + timeout. */
   deadline?: number;
 }

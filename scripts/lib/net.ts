@@ -11,3 +11,19 @@ export async function freePort(): Promise<number> {
     server.on("error", reject);
   });
 }
+
+/** Whether a TCP connection to the URL's host and port opens within a second (PostgreSQL, Redis: tests, benchmarks). */
+export function reachable(url: string, defaultPort = 5432): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || defaultPort) }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}

@@ -42,12 +42,18 @@ function installExitHook(): void {
 export async function startAnvil(options: { chainId: number; genesisTimestamp: number; timeoutMs?: number }): Promise<AnvilInstance> {
   if (!existsSync(ANVIL_BINARY)) throw new Error(`anvil binary not found at ${ANVIL_BINARY} (npm package @foundry-rs/anvil)`);
   const args = [
-    "--host", "127.0.0.1",
-    "--port", "0",
-    "--chain-id", String(options.chainId),
-    "--timestamp", String(options.genesisTimestamp),
-    "--accounts", "2",
-    "--balance", "1000",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "0",
+    "--chain-id",
+    String(options.chainId),
+    "--timestamp",
+    String(options.genesisTimestamp),
+    "--accounts",
+    "2",
+    "--balance",
+    "1000",
   ];
   const child = spawn(ANVIL_BINARY, args, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
@@ -66,18 +72,18 @@ export async function startAnvil(options: { chainId: number; genesisTimestamp: n
         resolve(`http://${match[1]}`);
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`anvil exited (${code}) before listening:\n${output}`));
     });
   });
   // Keep draining its per-request log so a full pipe never blocks it.
-  child.stdout!.removeAllListeners("data");
-  child.stderr!.removeAllListeners("data");
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.removeAllListeners("data");
+  child.stderr.removeAllListeners("data");
+  child.stdout.resume();
+  child.stderr.resume();
   return {
     url,
     chainId: options.chainId,

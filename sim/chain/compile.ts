@@ -21,7 +21,9 @@ const require_ = createRequire(__filename);
 
 function readSources(): Record<string, { content: string }> {
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(CONTRACTS_DIR).filter((f) => f.endsWith(".sol")).sort()) {
+  for (const file of readdirSync(CONTRACTS_DIR)
+    .filter((f) => f.endsWith(".sol"))
+    .sort()) {
     sources[file] = { content: readFileSync(path.join(CONTRACTS_DIR, file), "utf8") };
   }
   return sources;
@@ -33,7 +35,7 @@ export function compileContracts(options: { cacheDir?: string } = {}): Record<Co
   const hash = createHash("sha256").update(solc.version()).update(JSON.stringify(sources)).digest("hex").slice(0, 16);
   const cacheDir = options.cacheDir ?? path.join(os.tmpdir(), "predmkt-chain-artifacts");
   const cacheFile = path.join(cacheDir, `${hash}.json`);
-  if (existsSync(cacheFile)) return JSON.parse(readFileSync(cacheFile, "utf8"));
+  if (existsSync(cacheFile)) return JSON.parse(readFileSync(cacheFile, "utf8")) as Record<ContractName, Artifact>;
 
   const input = {
     language: "Solidity",

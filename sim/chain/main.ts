@@ -14,8 +14,8 @@ async function main() {
     await chains.stop();
     process.exit(0);
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
   setInterval(() => undefined, 1 << 30);
 }
 

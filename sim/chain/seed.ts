@@ -8,7 +8,6 @@ import {
   type Address,
   type Chain,
   type Hex,
-  concatHex,
   createPublicClient,
   createTestClient,
   createWalletClient,
@@ -22,7 +21,17 @@ import {
   stringToHex,
 } from "viem";
 import { mainnet, polygon } from "viem/chains";
+import {
+  ancillaryOf,
+  disputedQuestion,
+  NEG_RISK_UMA_CTF_ADAPTER,
+  polymarketAncillary,
+  UMA_CTF_ADAPTER_V2,
+  UMA_CTF_ADAPTER_V3_1,
+} from "../polymarket/disputed";
 import type { Artifact, ContractName } from "./compile";
+
+export { polymarketAncillary };
 
 export const PHASE_LENGTH = 86_400;
 export const ROUND_LENGTH = 2 * PHASE_LENGTH;
@@ -33,9 +42,8 @@ export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a1739
 /** Mainnet OracleRootTunnel: the requester of every bridged DVM request. */
 export const ROOT_TUNNEL_ADDRESS: Address = "0x9B40E25dDd4518F36c50ce8AEf53Ee527419D55d";
 /** Polymarket's UMA CTF adapters (real addresses; on the local chain they are just requester values). */
-export const POLYMARKET_ADAPTERS: Address[] = ["0x6A9D222616C90FcA5754cd1333cFD9b7fb6a4F74", "0x157Ce2d672854c848c9b79C49a8Cc6cc89176a49"];
+export const POLYMARKET_ADAPTERS: Address[] = [UMA_CTF_ADAPTER_V2, UMA_CTF_ADAPTER_V3_1, NEG_RISK_UMA_CTF_ADAPTER];
 const OTHER_REQUESTER: Address = "0x00000000000000000000000000000000DeaDBeef";
-const INITIALIZER = "91430cad2d3975766499717fa0d66a78d814e5c5";
 const DEV_ACCOUNT: Address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const YES_OR_NO = stringToHex("YES_OR_NO_QUERY", { size: 32 });
 const NUMERICAL = stringToHex("NUMERICAL", { size: 32 });
@@ -133,7 +141,7 @@ class ChainDriver {
   async send(address: Address, abi: Abi, functionName: string, args: unknown[], timestamp: number) {
     const t = await this.at(timestamp);
     // Explicit gas: estimation would run before the timestamp above applies and trip phase checks.
-    const hash = await this.wallet.writeContract({ address, abi, functionName, args, gas: 3_000_000n } as never);
+    const hash = await this.wallet.writeContract({ address, abi, functionName, args, gas: 3_000_000n });
     const receipt = await this.public_.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     if (receipt.status !== "success") throw new Error(`${functionName} reverted`);
     return { receipt, timestamp: t };
@@ -147,16 +155,6 @@ class ChainDriver {
   async placeMulticall3(artifact: Artifact): Promise<void> {
     await this.test.setCode({ address: MULTICALL3_ADDRESS, bytecode: artifact.deployedBytecode });
   }
-}
-
-/** Polymarket's ancillary text as its SDK builds it (uma-ctf-adapter-sdk createFormattedAncillaryData) + initializer. */
-export function polymarketAncillary(title: string | Hex, description: string | null): Hex {
-  const titleHex = title.startsWith("0x") ? (title as Hex) : stringToHex(title);
-  const rest =
-    `,${description === null ? "" : ` description: ${description}`} res_data: p1: 0, p2: 1, p3: 0.5. ` +
-    "Where p1 corresponds to No, p2 to Yes, p3 to unknown/50-50. Updates made by the question creator via the bulletin " +
-    `board at 0x2F5e3684cb1F318ec51b00Edba38d79Ac2c0aA9d should be considered.,initializer:${INITIALIZER}`;
-  return concatHex([stringToHex("q: title: "), titleHex, stringToHex(rest)]);
 }
 
 interface Question {
@@ -202,8 +200,14 @@ export async function seedChains(
   const delegates = new Map<Address, Address>();
   let cumulativeStake = 0n;
   const initial: [string, string][] = [
-    ["S1", "3000000"], ["S2", "2500000"], ["S3", "2500000"], ["S4", "1000000"],
-    ["S5", "750000.5"], ["S6", "500000"], ["S7", "250000"], ["S8", "100000"],
+    ["S1", "3000000"],
+    ["S2", "2500000"],
+    ["S3", "2500000"],
+    ["S4", "1000000"],
+    ["S5", "750000.5"],
+    ["S6", "500000"],
+    ["S7", "250000"],
+    ["S8", "100000"],
   ];
   const amounts = initial.map(([, a]) => parseUnits(a, 18));
   await eth.send(voting, V, "seedStakes", [initial.map(([n]) => S[n]), amounts], roundStart(K) + 200);
@@ -231,16 +235,37 @@ export async function seedChains(
   const requestsToVote = new Map<number, number>();
   const enqueue = (round: number) => requestsToVote.set(round, (requestsToVote.get(round) ?? 0) + 1);
 
-  async function dispute(key: string, title: string, ancillary: Hex, requester: Address, t: number, proposedPrice = ONE): Promise<Question> {
+  async function dispute(
+    key: string,
+    title: string,
+    ancillary: Hex,
+    requester: Address,
+    t: number,
+    proposedPrice = ONE,
+  ): Promise<Question> {
     const proposer = addressOf(`proposer-${key}`);
     const disputer = addressOf(`disputer-${key}`);
     const requestTs = BigInt(t);
     await poly.send(oo, OO, "seedRequestPrice", [requester, YES_OR_NO, requestTs, ancillary, addressOf("usdc"), 5_000_000n], t);
     await poly.send(oo, OO, "seedProposePrice", [requester, proposer, YES_OR_NO, requestTs, ancillary, proposedPrice], t + 60);
-    const { receipt, timestamp } = await poly.send(oo, OO, "seedDisputePrice", [requester, disputer, YES_OR_NO, requestTs, ancillary], t + 120);
+    const { receipt, timestamp } = await poly.send(
+      oo,
+      OO,
+      "seedDisputePrice",
+      [requester, disputer, YES_OR_NO, requestTs, ancillary],
+      t + 120,
+    );
     const q: Question = {
-      key, title, ancillary, requester, proposer, disputer, proposedPrice,
-      requestTimestamp: t, disputedAt: timestamp, disputeBlock: receipt.blockNumber,
+      key,
+      title,
+      ancillary,
+      requester,
+      proposer,
+      disputer,
+      proposedPrice,
+      requestTimestamp: t,
+      disputedAt: timestamp,
+      disputeBlock: receipt.blockNumber,
     };
     questions.set(key, q);
     return q;
@@ -255,10 +280,18 @@ export async function seedChains(
       args: { identifier: Hex; time: bigint; ancillaryData: Hex; parentRequestId: Hex };
     };
     const compressed = (await poly.public_.readContract({
-      address: tunnel, abi: T, functionName: "compressAncillaryData", args: [bridged.args.ancillaryData, oo, q.disputeBlock],
+      address: tunnel,
+      abi: T,
+      functionName: "compressAncillaryData",
+      args: [bridged.args.ancillaryData, oo, q.disputeBlock],
       blockNumber: q.disputeBlock,
     })) as Hex;
-    const parentId = keccak256(encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }, { type: "bytes" }], [bridged.args.identifier, bridged.args.time, compressed]));
+    const parentId = keccak256(
+      encodeAbiParameters(
+        [{ type: "bytes32" }, { type: "uint256" }, { type: "bytes" }],
+        [bridged.args.identifier, bridged.args.time, compressed],
+      ),
+    );
     if (parentId !== bridged.args.parentRequestId) throw new Error("seed: compressed ancillary data does not match parentRequestId");
     await eth.send(voting, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, bridged.args.identifier, bridged.args.time, compressed], t);
     const round = Math.floor(t / ROUND_LENGTH) + 1;
@@ -288,31 +321,34 @@ export async function seedChains(
     reveals.set(round, list);
   }
 
-  const A1 = POLYMARKET_ADAPTERS[0];
-  const A3 = POLYMARKET_ADAPTERS[1];
-  const descr = (s: string) => `${s} This market will resolve to "Yes" if so, and "No" otherwise. The primary resolution source is official information.`;
+  // The questions are the markets the Polymarket simulator lists (sim/polymarket/disputed.ts): same bytes, same ids.
+  const disputeShared = (key: string, t: number, proposedPrice = ONE) => {
+    const q = disputedQuestion(key);
+    return dispute(key, q.title, ancillaryOf(q), q.adapter, t, proposedPrice);
+  };
 
   // Round K: Q6's dispute lies before the Polygon scan window (UMA_OOV2_FROM_BLOCK), so its title can only be
   // recovered from the compressed mainnet request through the tunnel's PriceRequestBridged log.
   let B = roundStart(K);
-  const q6Title = "Will the Fed cut rates at its June 2026 meeting?";
-  const q6 = await dispute("Q6", q6Title, polymarketAncillary(q6Title, descr("The FOMC announces its decision on June 17, 2026.")), A1, B + 1000);
+  const q6 = await disputeShared("Q6", B + 1000);
   const polygonFromBlock = Number(q6.disputeBlock) + 1;
-  const n1 = await dispute("N1", "Not Polymarket", stringToHex("q: title: An unrelated OOv2 request, description: another integrator"), OTHER_REQUESTER, B + 2000);
-  const q1Title = 'Will "Team A" beat Team B, C, or D in the final?';
-  const q1 = await dispute("Q1", q1Title, polymarketAncillary(q1Title, descr('Commas, "quotes", and: colons.')), A1, B + 3000);
+  const n1 = await dispute(
+    "N1",
+    "Not Polymarket",
+    stringToHex("q: title: An unrelated OOv2 request, description: another integrator"),
+    OTHER_REQUESTER,
+    B + 2000,
+  );
+  const q1 = await disputeShared("Q1", B + 3000);
   await bridge(q6, B + 5000);
   await bridge(n1, B + 5100);
   await bridge(q1, B + 5200);
 
   // Round K+1: two new disputes; reveals on Q1 and Q6; Q1 and N1 resolve.
   B = roundStart(K + 1);
-  // Each invalid byte decodes to U+FFFD, as TextDecoder does.
-  const q2Title = "Will Café \uFFFD\uFFFD open in Lyon by July?";
-  const q2TitleBytes = concatHex([stringToHex("Will Café "), "0xfffe", stringToHex(" open in Lyon by July?")]);
-  const q2 = await dispute("Q2", q2Title, polymarketAncillary(q2TitleBytes, descr("Invalid UTF-8 bytes in the title.")), A3, B + 1000, 0n);
-  const q3Title = "Will BTC close above $150,000 on June 30?";
-  const q3 = await dispute("Q3", q3Title, polymarketAncillary(q3Title, descr("Per Binance BTC/USDT.")), A1, B + 2000);
+  // Q2's title has invalid UTF-8 bytes: each decodes to U+FFFD, as TextDecoder does.
+  const q2 = await disputeShared("Q2", B + 1000, 0n);
+  const q3 = await disputeShared("Q3", B + 2000);
   await bridge(q2, B + 3000);
   await bridge(q3, B + 3100);
   const R1 = B + PHASE_LENGTH;
@@ -345,10 +381,15 @@ export async function seedChains(
   await roll(q3, B + 100);
   await roll(q6, B + 101);
   await poly.send(oo, OO, "seedPushDvmPrice", [q2.requester, YES_OR_NO, BigInt(q2.requestTimestamp), q2.ancillary, 0n], B + 200);
-  const q4Title = "Will Lyon's metro line E open before 2030?";
-  const q4 = await dispute("Q4", q4Title, polymarketAncillary(q4Title, descr("Per SYTRAL.")), A3, B + 1000, 0n);
+  const q4 = await disputeShared("Q4", B + 1000, 0n);
   await bridge(q4, B + 3000);
-  await eth.send(voting, V, "seedRequest", [DEV_ACCOUNT, NUMERICAL, BigInt(B + 3000), stringToHex("q: What was the average ETH/USD price on 2026-06-01?")], B + 3100);
+  await eth.send(
+    voting,
+    V,
+    "seedRequest",
+    [DEV_ACCOUNT, NUMERICAL, BigInt(B + 3000), stringToHex("q: What was the average ETH/USD price on 2026-06-01?")],
+    B + 3100,
+  );
   enqueue(K + 4);
   const R3 = B + PHASE_LENGTH;
   await reveal("S1", q3, ONE, R3 + 1000);
@@ -360,11 +401,9 @@ export async function seedChains(
   B = roundStart(K + 4);
   await roll(q3, B + 100);
   await roll(q6, B + 101);
-  const q5Title = "Will it snow in Paris in July 2026?";
-  const q5 = await dispute("Q5", q5Title, polymarketAncillary(q5Title, descr("Per Météo-France.")), A1, B + 1000);
+  const q5 = await disputeShared("Q5", B + 1000);
   await bridge(q5, B + 3000);
-  const q7Title = "Will it rain in Lyon on June 1?";
-  await dispute("Q7", q7Title, polymarketAncillary(q7Title, null), A3, B + 5000);
+  await disputeShared("Q7", B + 5000);
   const now = B + 6 * 3600;
   await eth.mineAt(now);
   await poly.mineAt(now);
@@ -382,9 +421,17 @@ export async function seedChains(
     .map((q) => {
       const status = statusOf(q);
       return {
-        key: q.key, title: q.title, status, vote_phase: status === "voting" ? ("commit" as const) : null,
-        roll_count: q.dvm?.rollCount ?? 0, requester: q.requester, proposer: q.proposer, disputer: q.disputer,
-        proposed_price: formatUnits(q.proposedPrice, 18), recovered_from_mainnet: q.key === "Q6", disputed_at: iso(q.disputedAt),
+        key: q.key,
+        title: q.title,
+        status,
+        vote_phase: status === "voting" ? ("commit" as const) : null,
+        roll_count: q.dvm?.rollCount ?? 0,
+        requester: q.requester,
+        proposer: q.proposer,
+        disputer: q.disputer,
+        proposed_price: formatUnits(q.proposedPrice, 18),
+        recovered_from_mainnet: q.key === "Q6",
+        disputed_at: iso(q.disputedAt),
       };
     })
     .sort((a, b) => b.disputed_at.localeCompare(a.disputed_at));
@@ -394,14 +441,25 @@ export async function seedChains(
     .map((r) => {
       const list = reveals.get(r) ?? [];
       return {
-        round_id: r, starts_at: iso(roundStart(r)), ends_at: iso(roundStart(r + 1)), requests: requestsToVote.get(r) ?? 0,
-        reveal_count: list.length, unique_revealers: new Set(list.map((x) => x.voter)).size,
-        tokens_revealed: formatUnits(list.reduce((a, x) => a + x.tokens, 0n), 18),
+        round_id: r,
+        starts_at: iso(roundStart(r)),
+        ends_at: iso(roundStart(r + 1)),
+        requests: requestsToVote.get(r) ?? 0,
+        reveal_count: list.length,
+        unique_revealers: new Set(list.map((x) => x.voter)).size,
+        tokens_revealed: formatUnits(
+          list.reduce((a, x) => a + x.tokens, 0n),
+          18,
+        ),
       };
     });
 
-  const postUpdate = [...stake.entries()].map(([address, s]) => ({ address, stake: s + (pendingSlash.get(address) ?? 0n) })).filter((v) => v.stake > 0n);
-  postUpdate.sort((a, b) => (a.stake === b.stake ? a.address.toLowerCase().localeCompare(b.address.toLowerCase()) : a.stake > b.stake ? -1 : 1));
+  const postUpdate = [...stake.entries()]
+    .map(([address, s]) => ({ address, stake: s + (pendingSlash.get(address) ?? 0n) }))
+    .filter((v) => v.stake > 0n);
+  postUpdate.sort((a, b) =>
+    a.stake === b.stake ? a.address.toLowerCase().localeCompare(b.address.toLowerCase()) : a.stake > b.stake ? -1 : 1,
+  );
   const voters: ExpectedVoter[] = postUpdate.map((v) => ({
     rank: postUpdate.findIndex((w) => w.stake === v.stake) + 1,
     address: v.address,
@@ -411,7 +469,9 @@ export async function seedChains(
   }));
 
   const pending = [...questions.values()].filter((q) => q.dvm && !["Q1", "Q2", "N1"].includes(q.key)).length + 1; // + the NUMERICAL request
-  const toVote = [...questions.values()].filter((q) => q.dvm && !["Q1", "Q2", "N1"].includes(q.key) && q.dvm.lastVotingRound === currentRound).length + 1;
+  const toVote =
+    [...questions.values()].filter((q) => q.dvm && !["Q1", "Q2", "N1"].includes(q.key) && q.dvm.lastVotingRound === currentRound).length +
+    1;
   const [ethBlock, polyBlock] = await Promise.all([eth.public_.getBlockNumber(), poly.public_.getBlockNumber()]);
   return {
     addresses: { votingV2: voting, optimisticOracleV2: oo, childTunnel: tunnel },
@@ -422,8 +482,11 @@ export async function seedChains(
         pending_requests: pending,
         disputed_requests: disputes.filter((d) => d.status === "disputed" || d.status === "voting").length,
         active_round: {
-          round_id: currentRound, phase: "commit", phase_ends_at: iso(roundStart(currentRound) + PHASE_LENGTH),
-          round_ends_at: iso(roundStart(currentRound + 1)), requests_to_vote: toVote,
+          round_id: currentRound,
+          phase: "commit",
+          phase_ends_at: iso(roundStart(currentRound) + PHASE_LENGTH),
+          round_ends_at: iso(roundStart(currentRound + 1)),
+          requests_to_vote: toVote,
         },
       },
       disputes,
@@ -435,4 +498,3 @@ export async function seedChains(
     },
   };
 }
-

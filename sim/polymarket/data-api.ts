@@ -4,9 +4,11 @@
 import { tradeAnchor, type Trade, type TradeAnchor } from "./flow";
 import { firstParam, isoDate, json, listParam, type SimContext, type SimRequest, type SimResponse } from "./http-types";
 import { round } from "./prices";
+import { isJunk, junkHolder, junkTrade } from "./reality";
 import type { SimMarket } from "./world";
 
-const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
+/** V1 condition ids are 64 hex; V2 ones 62 (or padded to 64) — reality.ts. */
+const CONDITION_ID = /^0x(?:[0-9a-fA-F]{62}|[0-9a-fA-F]{64})$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const V1_TRADES_LIMIT_CAP = 10_000;
 const V1_TRADES_OFFSET_CAP = 10_000;
@@ -22,7 +24,10 @@ function v1Error(message: string, status = 400): SimResponse {
 }
 
 class BadRequest extends Error {
-  constructor(message: string, readonly parameter?: string) {
+  constructor(
+    message: string,
+    readonly parameter?: string,
+  ) {
     super(message);
   }
 }
@@ -81,7 +86,10 @@ function parseTradeFilters(ctx: SimContext, q: URLSearchParams, v2: boolean): Tr
   const marketIds = v2 ? listParam(q, "condition", "condition_id", "conditionId") : listParam(q, "market");
   const eventIds = v2 ? listParam(q, "event_id", "eventId") : listParam(q, "eventId");
   if (marketIds.length && eventIds.length) {
-    throw new BadRequest(v2 ? "condition and event_id are mutually exclusive" : "market and eventId are mutually exclusive", v2 ? "condition" : "market");
+    throw new BadRequest(
+      v2 ? "condition and event_id are mutually exclusive" : "market and eventId are mutually exclusive",
+      v2 ? "condition" : "market",
+    );
   }
   if (v2 && marketIds.length > 20) throw new BadRequest("at most 20 condition ids", "condition");
   if (v2 && eventIds.length > 20) throw new BadRequest("at most 20 event ids", "event_id");
@@ -112,9 +120,11 @@ function parseTradeFilters(ctx: SimContext, q: URLSearchParams, v2: boolean): Tr
   }
   const type = filterType ?? (v2 ? "TOKENS" : null);
   if (type !== null) {
-    if (type !== "CASH" && type !== "TOKENS") throw new BadRequest(`invalid filterType: ${type} (CASH or TOKENS)`, v2 ? "filter_type" : "filterType");
+    if (type !== "CASH" && type !== "TOKENS")
+      throw new BadRequest(`invalid filterType: ${type} (CASH or TOKENS)`, v2 ? "filter_type" : "filterType");
     const amount = filterAmountRaw === null ? 0.01 : Number(filterAmountRaw);
-    if (!Number.isFinite(amount) || amount < 0) throw new BadRequest(`invalid filterAmount: ${filterAmountRaw}`, v2 ? "filter_amount" : "filterAmount");
+    if (!Number.isFinite(amount) || amount < 0)
+      throw new BadRequest(`invalid filterAmount: ${filterAmountRaw}`, v2 ? "filter_amount" : "filterAmount");
     if (type === "CASH") minCash = amount;
     else minTokens = amount;
   }
@@ -122,27 +132,56 @@ function parseTradeFilters(ctx: SimContext, q: URLSearchParams, v2: boolean): Tr
   return { markets, wallet, unknownWallet, side, minCash, minTokens, takerOnly };
 }
 
-function runTradeQuery(ctx: SimContext, f: TradeFilters, need: number, after?: TradeAnchor, window?: { start?: number; end?: number }): Trade[] {
+function runTradeQuery(
+  ctx: SimContext,
+  f: TradeFilters,
+  need: number,
+  after?: TradeAnchor,
+  window?: { start?: number; end?: number },
+): Trade[] {
   if (f.unknownWallet || (f.markets && f.markets.length === 0) || need <= 0) return [];
   const now = Math.floor(ctx.nowMs / 1000);
   const filtered = f.markets !== null || f.wallet !== undefined;
   const until = Math.min(now, window?.end ?? now);
   const since = Math.max(window?.start ?? 0, now - (filtered ? FILTERED_LOOKBACK_S : FEED_LOOKBACK_S));
   return ctx.flow.query({
-    markets: f.markets, wallet: f.wallet, side: f.side, minCash: f.minCash, minTokens: f.minTokens, takerOnly: f.takerOnly,
-    until, since, need, after,
+    markets: f.markets,
+    wallet: f.wallet,
+    side: f.side,
+    minCash: f.minCash,
+    minTokens: f.minTokens,
+    takerOnly: f.takerOnly,
+    until,
+    since,
+    need,
+    after,
   });
 }
 
-function tradeV1(ctx: SimContext, t: Trade): Record<string, unknown> {
+export function tradeV1(ctx: SimContext, t: Trade): Record<string, unknown> {
   const market = ctx.world.markets[t.market];
   const event = ctx.world.events[market.eventIndex];
   const w = ctx.world.wallet(t.wallet);
   return {
-    proxyWallet: w.address, side: t.side, asset: market.tokenIds[t.outcome], conditionId: market.conditionId,
-    size: t.size, price: t.price, timestamp: t.timestamp, title: market.question, slug: market.slug, icon: market.icon,
-    eventSlug: event.slug, outcome: market.outcomes[t.outcome], outcomeIndex: t.outcome, name: w.name,
-    pseudonym: w.pseudonym, bio: w.bio, profileImage: w.profileImage, profileImageOptimized: "", transactionHash: ctx.flow.txHash(t),
+    proxyWallet: w.address,
+    side: t.side,
+    asset: market.tokenIds[t.outcome],
+    conditionId: market.conditionId,
+    size: t.size,
+    price: t.price,
+    timestamp: t.timestamp,
+    title: market.question,
+    slug: market.slug,
+    icon: market.icon,
+    eventSlug: event.slug,
+    outcome: market.outcomes[t.outcome],
+    outcomeIndex: t.outcome,
+    name: w.name,
+    pseudonym: w.pseudonym,
+    bio: w.bio,
+    profileImage: w.profileImage,
+    profileImageOptimized: "",
+    transactionHash: ctx.flow.txHash(t),
   };
 }
 
@@ -151,10 +190,25 @@ function tradeV2(ctx: SimContext, t: Trade): Record<string, unknown> {
   const event = ctx.world.events[market.eventIndex];
   const w = ctx.world.wallet(t.wallet);
   return {
-    proxy_wallet: w.address, side: t.side, token_id: market.tokenIds[t.outcome], condition_id: market.conditionId,
-    size: t.size, price: t.price, timestamp: t.timestamp, title: market.question, slug: market.slug, icon: market.icon,
-    event_slug: event.slug, outcome: market.outcomes[t.outcome], outcome_index: t.outcome, name: w.name,
-    pseudonym: w.pseudonym, bio: w.bio, profile_image: w.profileImage, profile_image_optimized: "", transaction_hash: ctx.flow.txHash(t),
+    proxy_wallet: w.address,
+    side: t.side,
+    token_id: market.tokenIds[t.outcome],
+    condition_id: market.conditionId,
+    size: t.size,
+    price: t.price,
+    timestamp: t.timestamp,
+    title: market.question,
+    slug: market.slug,
+    icon: market.icon,
+    event_slug: event.slug,
+    outcome: market.outcomes[t.outcome],
+    outcome_index: t.outcome,
+    name: w.name,
+    pseudonym: w.pseudonym,
+    bio: w.bio,
+    profile_image: w.profileImage,
+    profile_image_optimized: "",
+    transaction_hash: ctx.flow.txHash(t),
   };
 }
 
@@ -166,11 +220,16 @@ function tradesV1(ctx: SimContext, req: SimRequest): SimResponse {
     // Past the reachable window the upstream wraps around and serves earlier rows again instead of an empty page.
     const start = offset >= V1_TRADES_WINDOW ? offset % V1_TRADES_WINDOW : offset;
     const trades = runTradeQuery(ctx, filters, Math.min(V1_TRADES_WINDOW, start + limit));
-    return json(trades.slice(start, start + limit).map((t) => tradeV1(ctx, t)));
+    return json(trades.slice(start, start + limit).map((t) => served(ctx, t, tradeV1(ctx, t))));
   } catch (error) {
     if (error instanceof BadRequest) return v1Error(error.message);
     throw error;
   }
+}
+
+/** A trade row as the feed serves it: junk when the junk switch picks this fill. */
+function served(ctx: SimContext, t: Trade, row: Record<string, unknown>): Record<string, unknown> {
+  return isJunk(ctx.world, ctx.reality, "trade", t.a * 7 + t.kind, t.b * 131 + t.c * 17 + t.fill) ? junkTrade(row) : row;
 }
 
 let traceCounter = 0;
@@ -227,7 +286,7 @@ function tradesV2(ctx: SimContext, req: SimRequest): SimResponse {
     const hasMore = rows.length > limit;
     return json(
       {
-        data: page.map((t) => tradeV2(ctx, t)),
+        data: page.map((t) => served(ctx, t, tradeV2(ctx, t))),
         pagination: { limit, offset: 0, has_more: hasMore, next_cursor: hasMore ? encodeV2Cursor(page[page.length - 1]) : null },
       },
       200,
@@ -281,11 +340,20 @@ function holders(ctx: SimContext, req: SimRequest): SimResponse {
           token,
           holders: rows.map((h) => {
             const w = ctx.world.wallet(h.wallet);
-            return {
-              proxyWallet: w.address, bio: w.bio, asset: token, pseudonym: w.pseudonym, amount: h.amount,
-              displayUsernamePublic: w.displayUsernamePublic, outcomeIndex: outcome, name: w.name,
-              profileImage: w.profileImage, profileImageOptimized: "", verified: w.verified,
+            const row = {
+              proxyWallet: w.address,
+              bio: w.bio,
+              asset: token,
+              pseudonym: w.pseudonym,
+              amount: h.amount,
+              displayUsernamePublic: w.displayUsernamePublic,
+              outcomeIndex: outcome,
+              name: w.name,
+              profileImage: w.profileImage,
+              profileImageOptimized: "",
+              verified: w.verified,
             };
+            return isJunk(ctx.world, ctx.reality, "holder", h.position) ? junkHolder(row) : row;
           }),
         });
       });
@@ -293,6 +361,120 @@ function holders(ctx: SimContext, req: SimRequest): SimResponse {
     return json(out);
   } catch (error) {
     if (error instanceof BadRequest) return v1Error(error.message);
+    throw error;
+  }
+}
+
+/**
+ * `/v2/holders?condition=` (docs.polymarket.com/api-reference/markets/list-a-markets-top-holders): `{data: [{token_id,
+ * holders}], pagination}`; `limit` per token (default 100, max 1000, max 100 with `include_pnl`); `min_balance` in
+ * shares (default 0, applied after netting); cursor paging. Without `include_pnl` a user's amount is netted across
+ * the market's two outcomes (held Yes minus held No, on the side that remains); with it, amounts are gross per outcome
+ * and rows add avg_price, entry_cost_usdc, current_price, current_value, realized_pnl, unrealized_pnl, total_pnl.
+ */
+function holdersV2(ctx: SimContext, req: SimRequest): SimResponse {
+  const trace = traceId();
+  try {
+    if (req.query.has("offset")) throw new BadRequest("offset is not supported on v2 endpoints; use cursor", "offset");
+    const ids = listParam(req.query, "condition", "condition_id", "conditionId");
+    if (ids.length === 0) throw new BadRequest("condition is required", "condition");
+    if (ids.length > 20) throw new BadRequest("at most 20 condition ids", "condition");
+    const includePnl = boolParam(req.query, ["include_pnl", "includePnl"], false);
+    const limit = intParam(req.query, ["limit"], 100, includePnl ? 100 : 1000, false);
+    if (limit < 1) throw new BadRequest("limit must be >= 1", "limit");
+    const minRaw = firstParam(req.query, "min_balance", "minBalance");
+    const minBalance = minRaw === null ? 0 : Number(minRaw);
+    if (!Number.isFinite(minBalance) || minBalance < 0) throw new BadRequest(`invalid min_balance: ${minRaw}`, "min_balance");
+    // The cursor names the next condition to serve: each page holds one market's groups.
+    const cursorRaw = firstParam(req.query, "cursor");
+    const markets = conditionMarkets(ctx, ids, "condition");
+    let from = 0;
+    if (cursorRaw) {
+      from = Number(Buffer.from(cursorRaw, "base64url").toString("utf8"));
+      if (!Number.isInteger(from) || from < 0 || from > markets.length) throw new BadRequest("invalid cursor", "cursor");
+    }
+    const now = Math.floor(ctx.nowMs / 1000);
+    const data: Record<string, unknown>[] = [];
+    const m = markets[from];
+    if (m !== undefined) {
+      const market = ctx.world.markets[m];
+      const groups = marketHolders(ctx, market);
+      const deltas = ctx.flow.deltas(market.index, now);
+      const held = new Map<number, [number, number]>();
+      for (const [outcome, group] of groups.entries()) {
+        for (const h of group) {
+          const pair = held.get(h.wallet) ?? [0, 0];
+          pair[outcome] += h.amount;
+          held.set(h.wallet, pair);
+        }
+      }
+      groups.forEach((group, outcome) => {
+        const token = market.tokenIds[outcome];
+        const current = ctx.prices.displayPrice(market, outcome, now);
+        // Gross amounts are already sorted (marketHolders); netted ones must be recomputed and sorted again.
+        const ranked = includePnl
+          ? group
+              .filter((h) => h.amount > 0 && h.amount >= minBalance)
+              .slice(0, limit)
+              .map((h) => ({ h, amount: h.amount }))
+          : group
+              .map((h) => {
+                const pair = held.get(h.wallet)!;
+                return { h, amount: round(Math.max(0, pair[outcome] - pair[1 - outcome]), 6) };
+              })
+              .filter((r) => r.amount > 0 && r.amount >= minBalance)
+              .sort((a, b) => b.amount - a.amount || a.h.wallet - b.h.wallet)
+              .slice(0, limit);
+        const rows = ranked.map(({ h, amount }) => {
+          const w = ctx.world.wallet(h.wallet);
+          const row: Record<string, unknown> = {
+            proxy_wallet: w.address,
+            bio: w.bio,
+            token_id: token,
+            pseudonym: w.pseudonym,
+            amount,
+            display_username_public: w.displayUsernamePublic,
+            outcome_index: outcome,
+            name: w.name,
+            profile_image: w.profileImage,
+            profile_image_optimized: "",
+            verified: w.verified,
+          };
+          if (includePnl) {
+            const holding = ctx.flow.holding(h.position, deltas.get(h.position));
+            const avg = round(holding.avgPrice, 6);
+            const cost = amount * avg;
+            Object.assign(row, {
+              avg_price: avg,
+              entry_cost_usdc: cost,
+              current_price: current,
+              current_value: amount * current,
+              realized_pnl: holding.realizedPnl,
+              unrealized_pnl: amount * current - cost,
+              total_pnl: holding.realizedPnl + amount * current - cost,
+            });
+          }
+          return isJunk(ctx.world, ctx.reality, "holder", h.position) ? junkHolder(row) : row;
+        });
+        if (rows.length) data.push({ token_id: token, holders: rows });
+      });
+    }
+    const hasMore = from + 1 < markets.length;
+    return json(
+      {
+        data,
+        pagination: {
+          limit,
+          offset: 0,
+          has_more: hasMore,
+          next_cursor: hasMore ? Buffer.from(String(from + 1)).toString("base64url") : null,
+        },
+      },
+      200,
+      { "x-trace-id": trace },
+    );
+  } catch (error) {
+    if (error instanceof BadRequest) return v2Error(trace, 400, "invalid_request", error.message, error.parameter);
     throw error;
   }
 }
@@ -317,7 +499,11 @@ function positions(ctx: SimContext, req: SimRequest): SimResponse {
     const direction = (q.get("sortDirection") ?? "DESC").toUpperCase() === "ASC" ? 1 : -1;
     const marketFilter = listParam(q, "market");
     const eventFilter = listParam(q, "eventId");
-    const allowed = marketFilter.length ? new Set(conditionMarkets(ctx, marketFilter, "market")) : eventFilter.length ? new Set(eventMarkets(ctx, eventFilter, "eventId")) : null;
+    const allowed = marketFilter.length
+      ? new Set(conditionMarkets(ctx, marketFilter, "market"))
+      : eventFilter.length
+        ? new Set(eventMarkets(ctx, eventFilter, "eventId"))
+        : null;
     const title = q.get("title")?.toLowerCase();
     const redeemable = q.get("redeemable");
     const wallet = ctx.world.walletByAddress.get(user.toLowerCase());
@@ -340,21 +526,44 @@ function positions(ctx: SimContext, req: SimRequest): SimResponse {
       const initialValue = size * h.avgPrice;
       const currentValue = size * curPrice;
       rows.push({
-        proxyWallet: ctx.world.walletAddress(wallet), asset: market.tokenIds[outcome], conditionId: market.conditionId,
-        size, avgPrice: round(h.avgPrice, 6), initialValue, currentValue, cashPnl: currentValue - initialValue,
+        proxyWallet: ctx.world.walletAddress(wallet),
+        asset: market.tokenIds[outcome],
+        conditionId: market.conditionId,
+        size,
+        avgPrice: round(h.avgPrice, 6),
+        initialValue,
+        currentValue,
+        cashPnl: currentValue - initialValue,
         percentPnl: initialValue > 0 ? ((currentValue - initialValue) / initialValue) * 100 : 0,
-        totalBought: round(h.totalBought, 6), realizedPnl: h.realizedPnl,
-        percentRealizedPnl: initialValue > 0 ? (h.realizedPnl / initialValue) * 100 : 0, curPrice,
-        redeemable: isRedeemable, mergeable: false, title: market.question, slug: market.slug, icon: market.icon,
-        eventId: event.id, eventSlug: event.slug, outcome: market.outcomes[outcome], outcomeIndex: outcome,
-        oppositeOutcome: market.outcomes[1 - outcome], oppositeAsset: market.tokenIds[1 - outcome],
-        endDate: isoDate(market.endMs), negativeRisk: event.negRisk,
+        totalBought: round(h.totalBought, 6),
+        realizedPnl: h.realizedPnl,
+        percentRealizedPnl: initialValue > 0 ? (h.realizedPnl / initialValue) * 100 : 0,
+        curPrice,
+        redeemable: isRedeemable,
+        mergeable: false,
+        title: market.question,
+        slug: market.slug,
+        icon: market.icon,
+        eventId: event.id,
+        eventSlug: event.slug,
+        outcome: market.outcomes[outcome],
+        outcomeIndex: outcome,
+        oppositeOutcome: market.outcomes[1 - outcome],
+        oppositeAsset: market.tokenIds[1 - outcome],
+        endDate: isoDate(market.endMs),
+        negativeRisk: event.negRisk,
       });
     }
     const key: Record<string, (r: Record<string, unknown>) => number | string> = {
-      CURRENT: (r) => r.currentValue as number, INITIAL: (r) => r.initialValue as number, TOKENS: (r) => r.size as number,
-      CASHPNL: (r) => r.cashPnl as number, PERCENTPNL: (r) => r.percentPnl as number, TITLE: (r) => r.title as string,
-      RESOLVING: (r) => r.endDate as string, PRICE: (r) => r.curPrice as number, AVGPRICE: (r) => r.avgPrice as number,
+      CURRENT: (r) => r.currentValue as number,
+      INITIAL: (r) => r.initialValue as number,
+      TOKENS: (r) => r.size as number,
+      CASHPNL: (r) => r.cashPnl as number,
+      PERCENTPNL: (r) => r.percentPnl as number,
+      TITLE: (r) => r.title as string,
+      RESOLVING: (r) => r.endDate as string,
+      PRICE: (r) => r.curPrice as number,
+      AVGPRICE: (r) => r.avgPrice as number,
     };
     const k = key[sortBy];
     rows.sort((a, b) => {
@@ -370,13 +579,78 @@ function positions(ctx: SimContext, req: SimRequest): SimResponse {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------- open interest
+
+/** A market's priced gross open interest: every outcome's held shares at that outcome's current price (USDC). */
+export function marketOpenInterest(ctx: SimContext, market: SimMarket): number {
+  const now = Math.floor(ctx.nowMs / 1000);
+  let value = 0;
+  marketHolders(ctx, market).forEach((group, outcome) => {
+    const price = ctx.prices.displayPrice(market, outcome, now);
+    for (const h of group) value += h.amount * price;
+  });
+  return round(value, 6);
+}
+
+function globalOpenInterest(ctx: SimContext): number {
+  return round(
+    ctx.world.markets.reduce((sum, market) => sum + marketOpenInterest(ctx, market), 0),
+    6,
+  );
+}
+
+/**
+ * v1 `/oi?market=0x…,0x…` → `[{market, value}]`; no `market`: one row `{market: "GLOBAL"}` (docs.polymarket.com
+ * api-reference/misc/get-open-interest: `market` is a form-style array of Hash64; an unknown id has no row).
+ */
+function openInterestV1(ctx: SimContext, req: SimRequest): SimResponse {
+  try {
+    const ids = listParam(req.query, "market");
+    if (ids.length === 0) return json([{ market: "GLOBAL", value: globalOpenInterest(ctx) }]);
+    return json(
+      conditionMarkets(ctx, ids, "market").map((m) => ({
+        market: ctx.world.markets[m].conditionId,
+        value: marketOpenInterest(ctx, ctx.world.markets[m]),
+      })),
+    );
+  } catch (error) {
+    if (error instanceof BadRequest) return v1Error(error.message);
+    throw error;
+  }
+}
+
+/**
+ * v2 `/v2/oi?condition=…` → `{data: [{condition_id, value}]}`, no pagination; aliases `condition_id`/`conditionId`; at
+ * most 20 distinct ids; a malformed id is a 400 naming the value; an id that resolves to no market has no row; no
+ * `condition`: the one `GLOBAL` row (docs.polymarket.com api-reference/markets/get-open-interest, Data API v2 OpenAPI).
+ */
+function openInterestV2(ctx: SimContext, req: SimRequest): SimResponse {
+  const trace = traceId();
+  try {
+    const ids = [...new Set(listParam(req.query, "condition", "condition_id", "conditionId").map((id) => id.toLowerCase()))];
+    if (ids.length > 20) throw new BadRequest("at most 20 distinct condition ids", "condition");
+    if (ids.length === 0) return json({ data: [{ condition_id: "GLOBAL", value: globalOpenInterest(ctx) }] }, 200, { "x-trace-id": trace });
+    const data = conditionMarkets(ctx, ids, "condition").map((m) => ({
+      condition_id: ctx.world.markets[m].conditionId,
+      value: marketOpenInterest(ctx, ctx.world.markets[m]),
+    }));
+    return json({ data }, 200, { "x-trace-id": trace });
+  } catch (error) {
+    if (error instanceof BadRequest) return v2Error(trace, 400, "invalid_request", error.message, error.parameter);
+    throw error;
+  }
+}
+
 export function handleData(ctx: SimContext, req: SimRequest): SimResponse {
   if (req.method !== "GET") return v1Error("method not allowed", 405);
   const path = req.path.replace(/\/+$/, "") || "/";
   if (path === "/trades") return tradesV1(ctx, req);
   if (path === "/v2/trades") return tradesV2(ctx, req);
   if (path === "/holders") return holders(ctx, req);
+  if (path === "/v2/holders") return holdersV2(ctx, req);
   if (path === "/positions") return positions(ctx, req);
+  if (path === "/oi") return openInterestV1(ctx, req);
+  if (path === "/v2/oi") return openInterestV2(ctx, req);
   if (path.startsWith("/v2/")) return v2Error(traceId(), 404, "not_found", "not found");
   if (path === "/" || path === "/ok") return json({ data: "OK" });
   return v1Error("not found", 404);

@@ -3,7 +3,7 @@
 // N matching requests.
 
 export type FaultTarget = "gamma" | "data" | "clob" | "*";
-export type FaultMode = "latency" | "error" | "rate_limit" | "malformed" | "truncated" | "hang" | "none";
+export type FaultMode = "latency" | "error" | "rate_limit" | "malformed" | "truncated" | "hang" | "cloudflare" | "none";
 
 export interface Fault {
   target: FaultTarget;
@@ -21,14 +21,15 @@ export interface Fault {
 }
 
 const TARGETS = new Set(["gamma", "data", "clob", "*"]);
-const MODES = new Set(["latency", "error", "rate_limit", "malformed", "truncated", "hang", "none"]);
+const MODES = new Set(["latency", "error", "rate_limit", "malformed", "truncated", "hang", "cloudflare", "none"]);
 
 export function parseFault(input: unknown): Fault {
   if (!input || typeof input !== "object") throw new Error("fault must be a JSON object");
   const f = input as Record<string, unknown>;
   if (typeof f.target !== "string" || !TARGETS.has(f.target)) throw new Error('target must be "gamma", "data", "clob" or "*"');
   if (typeof f.mode !== "string" || !MODES.has(f.mode)) throw new Error(`mode must be one of ${[...MODES].join(", ")}`);
-  if (f.path !== undefined && (typeof f.path !== "string" || !f.path.startsWith("/"))) throw new Error('path must be a string starting with "/"');
+  if (f.path !== undefined && (typeof f.path !== "string" || !f.path.startsWith("/")))
+    throw new Error('path must be a string starting with "/"');
   const number = (key: string, min: number, max: number): number | undefined => {
     const v = f[key];
     if (v === undefined || v === null) return undefined;
@@ -37,7 +38,7 @@ export function parseFault(input: unknown): Fault {
   };
   return {
     target: f.target as FaultTarget,
-    path: f.path as string | undefined,
+    path: f.path,
     mode: f.mode as FaultMode,
     latency_ms: number("latency_ms", 0, 600_000),
     status: number("status", 100, 599),

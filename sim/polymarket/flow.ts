@@ -9,8 +9,9 @@ import type { SimMarket, World } from "./world";
 import { gauss, hexWords, pareto, poisson, rand, randOpen } from "./random";
 
 export interface Trade {
-  /** Identity: retail (kind 0) = market a, minute b, k-th order c, fill; whale (kind 1) = stake a, hour b, c. */
-  kind: 0 | 1;
+  /** Identity: retail (kind 0) = market a, minute b, k-th order c, fill; whale (kind 1) = stake a, hour b, c;
+   *  burst (kind 2) = burst a, fill b of it. */
+  kind: 0 | 1 | 2;
   a: number;
   b: number;
   c: number;
@@ -28,12 +29,20 @@ export interface Trade {
 
 /** Stable identity string of a trade. */
 export function tradeKey(t: Trade): string {
-  return `${t.kind === 0 ? "r" : "w"}.${t.a}.${t.b}.${t.c}.${t.fill}${t.maker ? ".m" : ""}`;
+  return `${t.kind === 0 ? "r" : t.kind === 1 ? "w" : "b"}.${t.a}.${t.b}.${t.c}.${t.fill}${t.maker ? ".m" : ""}`;
 }
 
 /** Total order of the tape: newest first, then by identity. */
 export function compareTrades(x: Trade, y: Trade): number {
-  return y.timestamp - x.timestamp || x.kind - y.kind || x.a - y.a || x.b - y.b || x.c - y.c || x.fill - y.fill || Number(x.maker) - Number(y.maker);
+  return (
+    y.timestamp - x.timestamp ||
+    x.kind - y.kind ||
+    x.a - y.a ||
+    x.b - y.b ||
+    x.c - y.c ||
+    x.fill - y.fill ||
+    Number(x.maker) - Number(y.maker)
+  );
 }
 
 /** Position in the tape's order as a tuple, for cursors. */
@@ -81,6 +90,15 @@ const SALT_TX = 240;
 const SALT_WHALE_COUNT = 250;
 const SALT_WHALE_TRADE = 260;
 const SALT_WHALE_TX = 280;
+const SALT_BURST = 290;
+const SALT_BURST_TX = 295;
+
+/** A tape burst (a test load): `count` taker fills spread over [atSec, atSec + spreadSec) in the busiest markets. */
+export interface Burst {
+  atSec: number;
+  count: number;
+  spreadSec: number;
+}
 
 interface Accumulator {
   bought: number;
@@ -95,6 +113,8 @@ export class TradeFlow {
   private readonly deltaCache = new Map<number, { uptoMinute: number; acc: Map<number, Accumulator> }>();
   private readonly entryCache = new Map<number, number>();
   private readonly anchorSec: number;
+  private readonly bursts: Burst[] = [];
+  private readonly burstByMinute = new Map<number, Trade[]>();
 
   constructor(
     private readonly world: World,
@@ -105,7 +125,55 @@ export class TradeFlow {
 
   /** Transaction hash, rendered only for trades that are served. Sweep fills and maker rows share their order's. */
   txHash(t: Trade): string {
-    return `0x${hexWords(8, this.world.seed, t.kind === 0 ? SALT_TX : SALT_WHALE_TX, t.a, t.b, t.c)}`;
+    const salt = t.kind === 0 ? SALT_TX : t.kind === 1 ? SALT_WHALE_TX : SALT_BURST_TX;
+    return `0x${hexWords(8, this.world.seed, salt, t.a, t.b, t.c)}`;
+  }
+
+  /**
+   * Adds a burst of taker fills to the tape (a load for tape-completeness tests and the bench): a market crash or a
+   * news spike. Burst fills appear in every trade query like any other; they do not move holdings or prices.
+   */
+  addBurst(burst: Burst): void {
+    const index = this.bursts.length;
+    this.bursts.push(burst);
+    const open = this.world.markets.filter((m) => m.startSec <= burst.atSec && m.closedSec > burst.atSec + burst.spreadSec);
+    const busiest = [...open].sort((a, b) => b.tradeRate - a.tradeRate).slice(0, 50);
+    if (busiest.length === 0) return;
+    for (let k = 0; k < burst.count; k++) {
+      const market = busiest[Math.floor(rand(this.world.seed, SALT_BURST, index, k, 0) * busiest.length)];
+      const positions = this.world.positionsOfMarket(market.index);
+      const position = positions[Math.floor(rand(this.world.seed, SALT_BURST, index, k, 1) * positions.length)];
+      const outcome = this.world.posOutcome[position];
+      const timestamp = burst.atSec + Math.floor((k * burst.spreadSec) / burst.count);
+      const price = round(this.prices.displayPrice(market, outcome, timestamp), 4);
+      const trade: Trade = {
+        kind: 2,
+        a: index,
+        b: k,
+        c: 0,
+        fill: 0,
+        maker: false,
+        market: market.index,
+        outcome,
+        wallet: this.world.posWallet[position],
+        position,
+        side: rand(this.world.seed, SALT_BURST, index, k, 2) < 0.5 ? "BUY" : "SELL",
+        size: round(5 + 200 * rand(this.world.seed, SALT_BURST, index, k, 3), 2),
+        price: Math.min(0.999, Math.max(0.001, price)),
+        timestamp,
+      };
+      const minute = Math.floor(timestamp / 60);
+      const list = this.burstByMinute.get(minute) ?? [];
+      list.push(trade);
+      this.burstByMinute.set(minute, list);
+    }
+  }
+
+  /** Burst fills with a timestamp in [sinceSec, untilSec] (the simulator's own count, for completeness tests). */
+  burstFills(sinceSec: number, untilSec: number): number {
+    let n = 0;
+    for (const list of this.burstByMinute.values()) for (const t of list) if (t.timestamp >= sinceSec && t.timestamp <= untilSec) n++;
+    return n;
   }
 
   /** Time-of-day activity factor (US evening busiest), shared by every market. */
@@ -175,9 +243,10 @@ export class TradeFlow {
       const side: "BUY" | "SELL" = rand(seed, SALT_TRADE + 2, m, minute, k) < 0.58 ? "BUY" : "SELL";
       if (skip?.takerSide !== undefined && side !== skip.takerSide) continue;
       // Mostly small tickets (median ≈ $14), with a Pareto tail of sharks well into five figures.
-      const usd = rand(seed, SALT_TRADE + 3, m, minute, k) < 0.03
-        ? Math.min(60_000, pareto(400, 1.3, randOpen(seed, SALT_TRADE + 4, m, minute, k)))
-        : Math.min(20_000, Math.exp(Math.log(14) + 1.55 * gauss(seed, SALT_TRADE + 5, m, minute, k)));
+      const usd =
+        rand(seed, SALT_TRADE + 3, m, minute, k) < 0.03
+          ? Math.min(60_000, pareto(400, 1.3, randOpen(seed, SALT_TRADE + 4, m, minute, k)))
+          : Math.min(20_000, Math.exp(Math.log(14) + 1.55 * gauss(seed, SALT_TRADE + 5, m, minute, k)));
       // size × price ≤ usd + half a share (integer rounding), so cheaper tickets can be dropped before pricing.
       if (skip?.minUsd !== undefined && usd + 0.5 < skip.minUsd) continue;
       const position = this.pickRetail(m, rand(seed, SALT_TRADE + 1, m, minute, k));
@@ -190,7 +259,10 @@ export class TradeFlow {
       size = rand(seed, SALT_TRADE + 7, m, minute, k) < 0.35 ? Math.max(1, Math.round(size)) : round(Math.max(size, 0.01), 6);
       const wallet = this.world.posWallet[position];
       // Float tails like 0.709999959 appear in real prices.
-      const price = rand(seed, SALT_TRADE + 5, m, minute, k) < 0.12 ? round(basePrice - 1e-9 * (1 + Math.floor(rand(seed, SALT_TRADE + 6, m, minute, k) * 80)), 9) : basePrice;
+      const price =
+        rand(seed, SALT_TRADE + 5, m, minute, k) < 0.12
+          ? round(basePrice - 1e-9 * (1 + Math.floor(rand(seed, SALT_TRADE + 6, m, minute, k) * 80)), 9)
+          : basePrice;
       // A taker order sweeping two levels shows up as two fills sharing one transaction hash (a real upstream quirk).
       let fills = 1;
       let firstSize = size;
@@ -206,14 +278,32 @@ export class TradeFlow {
       }
       for (let i = 0; i < fills; i++) {
         const trade: Trade = {
-          kind: 0, a: m, b: minute, c: k, fill: i, maker: false, market: m, outcome, wallet, position, side,
-          size: i === 0 ? firstSize : secondSize, price: i === 0 ? price : secondPrice, timestamp,
+          kind: 0,
+          a: m,
+          b: minute,
+          c: k,
+          fill: i,
+          maker: false,
+          market: m,
+          outcome,
+          wallet,
+          position,
+          side,
+          size: i === 0 ? firstSize : secondSize,
+          price: i === 0 ? price : secondPrice,
+          timestamp,
         };
         out.push(trade);
         if (!takerOnly) {
           const makerPosition = this.pickRetail(m, rand(seed, SALT_TRADE + 12 + i, m, minute, k));
           if (makerPosition >= 0 && this.world.posWallet[makerPosition] !== wallet) {
-            out.push({ ...trade, maker: true, wallet: this.world.posWallet[makerPosition], position: makerPosition, side: side === "BUY" ? "SELL" : "BUY" });
+            out.push({
+              ...trade,
+              maker: true,
+              wallet: this.world.posWallet[makerPosition],
+              position: makerPosition,
+              side: side === "BUY" ? "SELL" : "BUY",
+            });
           }
         }
       }
@@ -241,8 +331,20 @@ export class TradeFlow {
       if (side === "SELL") size = Math.min(size, this.whaleBaseShares(position) * 0.2);
       size = r(3) < 0.5 ? Math.max(1, Math.round(size)) : round(size, 6);
       out.push({
-        kind: 1, a: position, b: hour, c: k, fill: 0, maker: false, market: market.index, outcome,
-        wallet: this.world.posWallet[position], position, side, size, price, timestamp,
+        kind: 1,
+        a: position,
+        b: hour,
+        c: k,
+        fill: 0,
+        maker: false,
+        market: market.index,
+        outcome,
+        wallet: this.world.posWallet[position],
+        position,
+        side,
+        size,
+        price,
+        timestamp,
       });
     }
     return out.sort((a, b) => a.timestamp - b.timestamp);
@@ -266,11 +368,18 @@ export class TradeFlow {
     } else {
       whaleStakes.push(...world.whalePositionIndexes);
     }
-    const retailMarkets = whaleOnly ? [] : q.wallet !== undefined ? [...new Set(Array.from(world.positionsOfWallet(q.wallet), (p) => world.posMarket[p]))].filter((m) => !q.markets || q.markets.includes(m)) : markets;
+    const retailMarkets = whaleOnly
+      ? []
+      : q.wallet !== undefined
+        ? [...new Set(Array.from(world.positionsOfWallet(q.wallet), (p) => world.posMarket[p]))].filter(
+            (m) => !q.markets || q.markets.includes(m),
+          )
+        : markets;
     const marketFilter = q.markets ? new Set(q.markets) : null;
 
     const matches = (t: Trade) =>
-      t.timestamp <= q.until && t.timestamp >= q.since &&
+      t.timestamp <= q.until &&
+      t.timestamp >= q.since &&
       (q.wallet === undefined || t.wallet === q.wallet) &&
       (!q.side || t.side === q.side) &&
       (q.minCash === undefined || t.size * t.price >= q.minCash) &&
@@ -307,6 +416,7 @@ export class TradeFlow {
         for (const t of this.retailTrades(world.markets[m], minute, q.takerOnly, diurnal, skip)) if (matches(t)) bucket.push(t);
       }
       for (const t of whaleByMinute.get(minute) ?? []) if (matches(t)) bucket.push(t);
+      for (const t of this.burstByMinute.get(minute) ?? []) if (matches(t) && (!q.takerOnly || !t.maker)) bucket.push(t);
       if (bucket.length === 0) continue;
       bucket.sort(compareTrades);
       for (const t of bucket) out.push(t);
@@ -385,7 +495,10 @@ export class TradeFlow {
   }
 
   /** Current holding of a position: book shares plus net trades since the anchor (never below zero). */
-  holding(position: number, delta: Accumulator | undefined): { shares: number; avgPrice: number; totalBought: number; realizedPnl: number } {
+  holding(
+    position: number,
+    delta: Accumulator | undefined,
+  ): { shares: number; avgPrice: number; totalBought: number; realizedPnl: number } {
     const base = this.baseShares(position);
     const entry = this.entryPrice(position);
     const bought = delta?.bought ?? 0;

@@ -1,10 +1,13 @@
-// Gamma API (gamma-api.polymarket.com): events, markets, tags, search. Shapes follow the recorded fixtures: market
+// Gamma API (gamma-api.polymarket.com): the event and market routes lib/upstream reads, plus the legacy offset lists
+// (their deprecation headers are part of the real upstream simulated here; SOURCES.md). Tags and search
+// routes are not served: nothing here calls them. Shapes follow the recorded fixtures: market
 // `outcomes`/`outcomePrices`/`clobTokenIds`/`umaResolutionStatuses` are JSON-encoded strings, market volume/liquidity
 // are strings while event ones are numbers, price-change fields are omitted when zero, closed events keep
 // `active: true`, validation errors are 422 `{type, error}`.
 import { isoDate, isoSeconds, json, listParam, type SimContext, type SimRequest, type SimResponse } from "./http-types";
 import { decimalString, round } from "./prices";
 import { rand } from "./random";
+import { gammaConditionId, isJunk, junkEvent, junkMarket } from "./reality";
 import { isoMicros, type SimEvent, type SimMarket } from "./world";
 
 const UMA_ADAPTER_NEG_RISK = "0x2F5e3684cb1F318ec51b00Edba38d79Ac2c0aA9d";
@@ -14,6 +17,11 @@ const EVENTS_LIMIT_CAP = 100;
 const EVENTS_OFFSET_CAP = 2000;
 const KEYSET_LIMIT_CAP = 500;
 const MARKETS_LIMIT_CAP = 500;
+/** `/markets/keyset` pages hold at most 100 markets and take at most 100 condition ids (nautilus_trader's Gamma client). */
+const MARKETS_KEYSET_LIMIT_CAP = 100;
+const CONDITION_IDS_CAP = 100;
+/** Replays of the legacy offset lists showed these headers (justintanner/apicity polymarket README). */
+const DEPRECATION_HEADERS = { Deprecation: "true", Sunset: "Fri, 01 May 2026 00:00:00 GMT" };
 const DEFAULT_LIMIT = 20;
 
 class GammaValidationError extends Error {}
@@ -105,7 +113,7 @@ export function marketJson(ctx: SimContext, market: SimMarket, withEvents: boole
   const out: Record<string, unknown> = {
     id: market.id,
     question: market.question,
-    conditionId: market.conditionId,
+    conditionId: gammaConditionId(market),
     slug: market.slug,
     resolutionSource: event.resolutionSource,
     endDate: isoSeconds(market.endMs),
@@ -145,7 +153,15 @@ export function marketJson(ctx: SimContext, market: SimMarket, withEvents: boole
     volume1wk: stats.volume1wk,
     volume1mo: stats.volume1mo,
     volume1yr: stats.volume1yr,
-    clobTokenIds: JSON.stringify(market.tokenIds).replace(",", ", "),
+    // V2 markets: `positionIds` (an array, per the V2 migration docs) and `version: "v2"`; some still carry CTF
+    // `clobTokenIds`, which clients must ignore for them. V1 markets: `clobTokenIds` and `version: "v1"`.
+    ...(market.version === "v2"
+      ? {
+          ...(market.legacyTokenIds ? { clobTokenIds: JSON.stringify(market.legacyTokenIds).replace(",", ", ") } : {}),
+          positionIds: [...market.tokenIds],
+          version: "v2",
+        }
+      : { clobTokenIds: JSON.stringify(market.tokenIds).replace(",", ", "), ...(ctx.reality.v2Share > 0 ? { version: "v1" } : {}) }),
     umaBond: multi ? "25000" : "500",
     umaReward: multi ? "10" : "2",
     volume24hrClob: stats.volume24hr,
@@ -173,13 +189,21 @@ export function marketJson(ctx: SimContext, market: SimMarket, withEvents: boole
     rewardsMaxSpread: market.rewardsMaxSpread,
   });
   if (market.closed) {
-    out.closedTime = new Date(market.closedMs).toISOString().replace("T", " ").replace(/\.\d+Z$/, "+00");
+    out.closedTime = new Date(market.closedMs)
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, "+00");
     out.umaResolutionStatus = "resolved";
   }
   if (!resolved) {
     out.spread = quote.spread;
     // Price-change fields are absent (not 0) when there is no change or the market is younger than the window.
-    for (const [key, seconds] of [["oneHourPriceChange", 3600], ["oneDayPriceChange", 86_400], ["oneWeekPriceChange", 604_800], ["oneMonthPriceChange", 2_592_000]] as const) {
+    for (const [key, seconds] of [
+      ["oneHourPriceChange", 3600],
+      ["oneDayPriceChange", 86_400],
+      ["oneWeekPriceChange", 604_800],
+      ["oneMonthPriceChange", 2_592_000],
+    ] as const) {
       if (now - seconds < market.startSec) continue;
       const change = round(p0 - prices.displayPrice(market, 0, now - seconds), 4);
       if (change !== 0) out[key] = change;
@@ -253,12 +277,16 @@ export function eventJson(ctx: SimContext, event: SimEvent, withMarkets: boolean
   });
   if (event.negRisk) out.negRiskMarketID = event.negRiskMarketID;
   out.commentCount = event.commentCount;
-  if (event.closed) out.closedTime = new Date(event.closedMs).toISOString().replace("T", " ").replace(/\.\d+Z$/, "+00");
+  if (event.closed)
+    out.closedTime = new Date(event.closedMs)
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, "+00");
   if (withMarkets) {
     out.markets = event.markets
       .map((m) => ctx.world.markets[m])
       .filter((m) => keepClosedMarkets || !m.closed)
-      .map((m) => marketJson(ctx, m, false));
+      .map((m) => listedMarket(ctx, m, false));
   }
   out.tags = event.tagIndexes.map((t) => tagJson(ctx, t));
   Object.assign(out, {
@@ -281,6 +309,23 @@ export function eventJson(ctx: SimContext, event: SimEvent, withMarkets: boolean
     requiresTranslation: false,
   });
   return out;
+}
+
+/** A market as a list serves it: junk when the junk switch picks it. */
+function listedMarket(ctx: SimContext, market: SimMarket, withEvents: boolean): Record<string, unknown> {
+  const json = marketJson(ctx, market, withEvents);
+  return isJunk(ctx.world, ctx.reality, "market", market.index) ? junkMarket(json) : json;
+}
+
+function listedEvent(ctx: SimContext, event: SimEvent): Record<string, unknown> {
+  const json = eventJson(ctx, event, true);
+  return isJunk(ctx.world, ctx.reality, "event", event.index) ? junkEvent(json) : json;
+}
+
+/** `closed` as sent, or Gamma's implicit `closed=false` when it is not sent and that switch is on. */
+function closedFilter(ctx: SimContext, query: URLSearchParams): boolean | null {
+  const closed = parseBool(query, "closed");
+  return closed === null && ctx.reality.gammaClosedDefault ? false : closed;
 }
 
 // ------------------------------------------------------------------------------------------------ filters & ordering
@@ -344,7 +389,10 @@ const EVENT_ORDER_FIELDS: Record<string, (ctx: SimContext, e: SimEvent, stats: (
 function parseOrder(query: URLSearchParams): string[] {
   const raw = query.get("order");
   if (!raw) return [];
-  const fields = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const fields = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const f of fields) if (!(f in EVENT_ORDER_FIELDS)) throw new GammaValidationError(`invalid order field: ${f}`);
   return fields;
 }
@@ -387,12 +435,16 @@ interface SortedEvent {
   keys: SortValue[];
 }
 
-function filterAndSortEvents(ctx: SimContext, query: URLSearchParams, keyset: boolean): { rows: SortedEvent[]; order: string[]; ascending: boolean } {
+function filterAndSortEvents(
+  ctx: SimContext,
+  query: URLSearchParams,
+  keyset: boolean,
+): { rows: SortedEvent[]; order: string[]; ascending: boolean } {
   const { world } = ctx;
   const ids = new Set(listParam(query, "id"));
   const slugs = new Set(listParam(query, "slug"));
   const active = parseBool(query, "active");
-  const closed = parseBool(query, "closed");
+  const closed = closedFilter(ctx, query);
   const archived = parseBool(query, "archived");
   const featured = parseBool(query, "featured");
   const tagId = query.get("tag_id");
@@ -406,7 +458,7 @@ function filterAndSortEvents(ctx: SimContext, query: URLSearchParams, keyset: bo
   const startMax = parseDate(query, "start_date_max");
   const endMin = parseDate(query, "end_date_min");
   const endMax = parseDate(query, "end_date_max");
-  const titleSearch = keyset ? query.get("title_search")?.toLowerCase() ?? null : null;
+  const titleSearch = keyset ? (query.get("title_search")?.toLowerCase() ?? null) : null;
   const order = parseOrder(query);
   const ascending = parseBool(query, "ascending") ?? true;
 
@@ -453,9 +505,9 @@ function listEvents(ctx: SimContext, req: SimRequest): SimResponse {
     const offset = parseIntParam(req.query, "offset", 0);
     if (offset > EVENTS_OFFSET_CAP) return validation("offset too large, use /events/keyset for deeper pagination");
     const { rows } = filterAndSortEvents(ctx, req.query, false);
-    const page = rows.slice(offset, offset + limit).map((r) => eventJson(ctx, r.event, true));
+    const page = rows.slice(offset, offset + limit).map((r) => listedEvent(ctx, r.event));
     // The offset list is deprecated upstream; replays showed these headers.
-    return json(page, 200, { Deprecation: "true", Sunset: "Fri, 01 May 2026 00:00:00 GMT", Warning: '299 - "use /events/keyset"' });
+    return json(page, 200, { ...DEPRECATION_HEADERS, Warning: '299 - "use /events/keyset"' });
   });
 }
 
@@ -500,7 +552,7 @@ function keysetEvents(ctx: SimContext, req: SimRequest): SimResponse {
       if (start < 0) start = rows.length;
     }
     const page = rows.slice(start, start + limit);
-    const body: Record<string, unknown> = { events: page.map((r) => eventJson(ctx, r.event, true)) };
+    const body: Record<string, unknown> = { events: page.map((r) => listedEvent(ctx, r.event)) };
     // next_cursor only when the page is full; it is omitted on the last page.
     if (page.length === limit) body.next_cursor = encodeCursor({ k: page[page.length - 1].keys });
     return json(body);
@@ -509,12 +561,6 @@ function keysetEvents(ctx: SimContext, req: SimRequest): SimResponse {
 
 function eventBySlug(ctx: SimContext, slug: string): SimResponse {
   const event = ctx.world.eventBySlug.get(slug);
-  return event ? json(eventJson(ctx, event, true)) : notFound();
-}
-
-function eventById(ctx: SimContext, id: string): SimResponse {
-  if (!/^\d+$/.test(id)) return validation(`invalid id: ${id}`);
-  const event = ctx.world.eventById.get(id);
   return event ? json(eventJson(ctx, event, true)) : notFound();
 }
 
@@ -534,55 +580,92 @@ const MARKET_ORDER_FIELDS: Record<string, (ctx: SimContext, m: SimMarket, s: () 
   slug: (_c, m) => m.slug,
 };
 
+function filterAndSortMarkets(ctx: SimContext, q: URLSearchParams): { market: SimMarket; keys: SortValue[] }[] {
+  const { world } = ctx;
+  const ids = listParam(q, "id");
+  for (const id of ids) if (!/^\d+$/.test(id)) throw new GammaValidationError(`invalid id: ${id}`);
+  const idSet = new Set(ids);
+  const slugs = new Set(listParam(q, "slug"));
+  const conditionList = listParam(q, "condition_ids").map((c) => c.toLowerCase());
+  if (conditionList.length > CONDITION_IDS_CAP) throw new GammaValidationError(`at most ${CONDITION_IDS_CAP} condition_ids`);
+  // A V2 condition matches in its canonical and padded spellings alike.
+  const conditions = new Set(conditionList.map((c) => world.marketByCondition.get(c)?.conditionId ?? c));
+  const tokens = new Set(listParam(q, "clob_token_ids"));
+  const questionIds = new Set(listParam(q, "question_ids").map((c) => c.toLowerCase()));
+  const closed = closedFilter(ctx, q);
+  const active = parseBool(q, "active");
+  const archived = parseBool(q, "archived");
+  const tagId = q.get("tag_id");
+  const liquidityMin = parseNum(q, "liquidity_num_min");
+  const liquidityMax = parseNum(q, "liquidity_num_max");
+  const volumeMin = parseNum(q, "volume_num_min");
+  const volumeMax = parseNum(q, "volume_num_max");
+  const endMin = parseDate(q, "end_date_min");
+  const endMax = parseDate(q, "end_date_max");
+  const orderRaw = q.get("order");
+  const order = orderRaw
+    ? orderRaw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+  for (const f of order) if (!(f in MARKET_ORDER_FIELDS)) throw new GammaValidationError(`invalid order field: ${f}`);
+  const ascending = parseBool(q, "ascending") ?? true;
+
+  const rows: { market: SimMarket; keys: SortValue[] }[] = [];
+  for (const market of world.markets) {
+    const event = world.events[market.eventIndex];
+    if (idSet.size && !idSet.has(market.id)) continue;
+    if (slugs.size && !slugs.has(market.slug)) continue;
+    if (conditions.size && !conditions.has(market.conditionId)) continue;
+    if (tokens.size && !tokens.has(market.tokenIds[0]) && !tokens.has(market.tokenIds[1])) continue;
+    if (questionIds.size && !questionIds.has(market.questionID)) continue;
+    if (closed !== null && market.closed !== closed) continue;
+    if (active === false) continue;
+    if (archived !== null && event.archived !== archived) continue;
+    if (tagId && !event.tagIndexes.some((t) => world.tags[t].id === tagId)) continue;
+    if (endMin !== null && market.endMs < endMin) continue;
+    if (endMax !== null && market.endMs > endMax) continue;
+    let cached: MarketStats | null = null;
+    const stats = () => (cached ??= marketStats(ctx, market));
+    if (!withinBounds(stats, { liquidityMin, liquidityMax, volumeMin, volumeMax })) continue;
+    rows.push({ market, keys: [...order.map((f) => MARKET_ORDER_FIELDS[f](ctx, market, stats)), Number(market.id)] });
+  }
+  sortByKeys(rows, order.length, ascending);
+  return rows;
+}
+
+/** Legacy offset list `/markets` (bare array), deprecated upstream in favour of `/markets/keyset`. */
 function listMarkets(ctx: SimContext, req: SimRequest): SimResponse {
   return withValidation(() => {
-    const { world } = ctx;
-    const q = req.query;
-    const limit = Math.min(MARKETS_LIMIT_CAP, parseIntParam(q, "limit", DEFAULT_LIMIT));
-    const offset = parseIntParam(q, "offset", 0);
-    const ids = listParam(q, "id");
-    for (const id of ids) if (!/^\d+$/.test(id)) return validation(`invalid id: ${id}`);
-    const idSet = new Set(ids);
-    const slugs = new Set(listParam(q, "slug"));
-    const conditions = new Set(listParam(q, "condition_ids").map((c) => c.toLowerCase()));
-    const tokens = new Set(listParam(q, "clob_token_ids"));
-    const questionIds = new Set(listParam(q, "question_ids").map((c) => c.toLowerCase()));
-    const closed = parseBool(q, "closed");
-    const active = parseBool(q, "active");
-    const archived = parseBool(q, "archived");
-    const tagId = q.get("tag_id");
-    const liquidityMin = parseNum(q, "liquidity_num_min");
-    const liquidityMax = parseNum(q, "liquidity_num_max");
-    const volumeMin = parseNum(q, "volume_num_min");
-    const volumeMax = parseNum(q, "volume_num_max");
-    const endMin = parseDate(q, "end_date_min");
-    const endMax = parseDate(q, "end_date_max");
-    const orderRaw = q.get("order");
-    const order = orderRaw ? orderRaw.split(",").map((s) => s.trim()).filter(Boolean) : [];
-    for (const f of order) if (!(f in MARKET_ORDER_FIELDS)) return validation(`invalid order field: ${f}`);
-    const ascending = parseBool(q, "ascending") ?? true;
+    const limit = Math.min(MARKETS_LIMIT_CAP, parseIntParam(req.query, "limit", DEFAULT_LIMIT));
+    const offset = parseIntParam(req.query, "offset", 0);
+    const rows = filterAndSortMarkets(ctx, req.query);
+    const page = rows.slice(offset, offset + limit).map((r) => listedMarket(ctx, r.market, true));
+    return json(page, 200, ctx.reality.gammaClosedDefault ? { ...DEPRECATION_HEADERS, Warning: '299 - "use /markets/keyset"' } : undefined);
+  });
+}
 
-    const rows: { market: SimMarket; keys: SortValue[] }[] = [];
-    for (const market of world.markets) {
-      const event = world.events[market.eventIndex];
-      if (idSet.size && !idSet.has(market.id)) continue;
-      if (slugs.size && !slugs.has(market.slug)) continue;
-      if (conditions.size && !conditions.has(market.conditionId)) continue;
-      if (tokens.size && !tokens.has(market.tokenIds[0]) && !tokens.has(market.tokenIds[1])) continue;
-      if (questionIds.size && !questionIds.has(market.questionID)) continue;
-      if (closed !== null && market.closed !== closed) continue;
-      if (active === false) continue;
-      if (archived !== null && event.archived !== archived) continue;
-      if (tagId && !event.tagIndexes.some((t) => world.tags[t].id === tagId)) continue;
-      if (endMin !== null && market.endMs < endMin) continue;
-      if (endMax !== null && market.endMs > endMax) continue;
-      let cached: MarketStats | null = null;
-      const stats = () => (cached ??= marketStats(ctx, market));
-      if (!withinBounds(stats, { liquidityMin, liquidityMax, volumeMin, volumeMax })) continue;
-      rows.push({ market, keys: [...order.map((f) => MARKET_ORDER_FIELDS[f](ctx, market, stats)), Number(market.id)] });
+/** `/markets/keyset` → `{markets, next_cursor}`; `after_cursor` paging, `offset` refused, like `/events/keyset`. */
+function keysetMarkets(ctx: SimContext, req: SimRequest): SimResponse {
+  return withValidation(() => {
+    if (req.query.has("offset")) return validation("offset is not allowed on keyset endpoints");
+    const limit = Math.max(1, Math.min(MARKETS_KEYSET_LIMIT_CAP, parseIntParam(req.query, "limit", DEFAULT_LIMIT)));
+    const rows = filterAndSortMarkets(ctx, req.query);
+    let start = 0;
+    const after = req.query.get("after_cursor");
+    if (after) {
+      const cursor = decodeCursor(after);
+      const last = cursor?.k[cursor.k.length - 1];
+      if (typeof last !== "number") return validation("invalid after_cursor");
+      // Ordered by id here: seek past the anchor's id.
+      start = rows.findIndex((r) => (r.keys[r.keys.length - 1] as number) > last);
+      if (start < 0) start = rows.length;
     }
-    sortByKeys(rows, order.length, ascending);
-    return json(rows.slice(offset, offset + limit).map((r) => marketJson(ctx, r.market, true)));
+    const page = rows.slice(start, start + limit);
+    const body: Record<string, unknown> = { markets: page.map((r) => listedMarket(ctx, r.market, true)) };
+    if (page.length === limit) body.next_cursor = encodeCursor({ k: page[page.length - 1].keys });
+    return json(body);
   });
 }
 
@@ -592,47 +675,6 @@ function marketById(ctx: SimContext, id: string): SimResponse {
   return market ? json(marketJson(ctx, market, true)) : notFound();
 }
 
-function listTags(ctx: SimContext, req: SimRequest): SimResponse {
-  return withValidation(() => {
-    const limit = parseIntParam(req.query, "limit", 300);
-    const offset = parseIntParam(req.query, "offset", 0);
-    return json(ctx.world.tags.slice(offset, offset + limit).map((t) => tagJson(ctx, t.index)));
-  });
-}
-
-function publicSearch(ctx: SimContext, req: SimRequest): SimResponse {
-  return withValidation(() => {
-    const q = req.query.get("q");
-    if (!q || !q.trim()) return validation("q is required");
-    const limit = Math.max(1, parseIntParam(req.query, "limit_per_type", 5));
-    const page = Math.max(1, parseIntParam(req.query, "page", 1));
-    const status = req.query.get("events_status");
-    const keepClosed = parseBool(req.query, "keep_closed_markets") ?? false;
-    const tagFilter = new Set(listParam(req.query, "events_tag"));
-    const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-    const matches = ctx.world.events.filter((e) => {
-      if (status === "active" && !ctx.world.isOpen(e)) return false;
-      if (status === "closed" && !e.closed) return false;
-      if (tagFilter.size && !e.tagIndexes.some((t) => tagFilter.has(ctx.world.tags[t].slug))) return false;
-      const haystack = (e.title + " " + e.markets.map((m) => ctx.world.markets[m].groupItemTitle ?? "").join(" ")).toLowerCase();
-      return words.every((w) => haystack.includes(w));
-    });
-    // Upstream ranks by relevance and activity; volume is the stand-in here.
-    const ranked = matches
-      .map((e) => ({ e, v: eventStats(ctx, e).volume24hr + (ctx.world.isOpen(e) ? 1e12 : 0) }))
-      .sort((a, b) => b.v - a.v || Number(a.e.id) - Number(b.e.id));
-    const slice = ranked.slice((page - 1) * limit, page * limit);
-    const body: Record<string, unknown> = {
-      events: slice.map((r) => eventJson(ctx, r.e, true, keepClosed)),
-      pagination: { hasMore: page * limit < ranked.length, totalResults: ranked.length },
-    };
-    if (parseBool(req.query, "search_tags")) {
-      body.tags = ctx.world.tags.filter((t) => words.every((w) => t.label.toLowerCase().includes(w))).map((t) => ({ id: t.id, label: t.label, slug: t.slug, event_count: 0 }));
-    }
-    return json(body);
-  });
-}
-
 export function handleGamma(ctx: SimContext, req: SimRequest): SimResponse {
   if (req.method !== "GET") return json({ type: "method not allowed", error: "method not allowed" }, 405);
   const path = req.path.replace(/\/+$/, "") || "/";
@@ -640,29 +682,10 @@ export function handleGamma(ctx: SimContext, req: SimRequest): SimResponse {
   if (path === "/events/keyset") return keysetEvents(ctx, req);
   let match = /^\/events\/slug\/([^/]+)$/.exec(path);
   if (match) return eventBySlug(ctx, decodeURIComponent(match[1]));
-  match = /^\/events\/([^/]+)$/.exec(path);
-  if (match) return eventById(ctx, decodeURIComponent(match[1]));
   if (path === "/markets") return listMarkets(ctx, req);
-  match = /^\/markets\/slug\/([^/]+)$/.exec(path);
-  if (match) {
-    const market = ctx.world.marketBySlug.get(decodeURIComponent(match[1]));
-    return market ? json(marketJson(ctx, market, true)) : notFound();
-  }
+  if (path === "/markets/keyset") return keysetMarkets(ctx, req);
   match = /^\/markets\/([^/]+)$/.exec(path);
   if (match) return marketById(ctx, decodeURIComponent(match[1]));
-  if (path === "/tags") return listTags(ctx, req);
-  match = /^\/tags\/slug\/([^/]+)$/.exec(path);
-  if (match) {
-    const tag = ctx.world.tagBySlug.get(decodeURIComponent(match[1]));
-    return tag ? json(tagJson(ctx, tag.index)) : notFound();
-  }
-  match = /^\/tags\/(\d+)$/.exec(path);
-  if (match) {
-    const tag = ctx.world.tags.find((t) => t.id === match![1]);
-    return tag ? json(tagJson(ctx, tag.index)) : notFound();
-  }
-  if (path === "/public-search") return publicSearch(ctx, req);
   if (path === "/status" || path === "/") return json("OK");
   return notFound();
 }
-

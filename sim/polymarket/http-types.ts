@@ -1,5 +1,6 @@
 import type { TradeFlow } from "./flow";
 import type { PriceModel } from "./prices";
+import type { Reality } from "./reality";
 import type { World } from "./world";
 
 export interface SimContext {
@@ -8,6 +9,8 @@ export interface SimContext {
   flow: TradeFlow;
   /** Current simulated time in ms. */
   nowMs: number;
+  /** Which of the real upstream's hard parts are switched on (reality.ts). */
+  reality: Reality;
 }
 
 export interface SimRequest {

@@ -10,10 +10,14 @@ import { TradeFlow } from "./flow";
 import { eventStats, handleGamma } from "./gamma";
 import type { SimContext, SimRequest, SimResponse } from "./http-types";
 import { PriceModel } from "./prices";
+import { applyV2Share, PLAIN_UPSTREAM, parseReality, type Reality } from "./reality";
+import { Throttle, type ThrottleStats } from "./throttle";
 import { World, type Scale } from "./world";
+import { startWebsockets } from "./ws";
 
 export type { Fault, FaultMode, FaultTarget } from "./faults";
 export type { Scale } from "./world";
+export { PLAIN_UPSTREAM, REAL_UPSTREAM, type Reality } from "./reality";
 export { World } from "./world";
 
 export interface SimulatorOptions {
@@ -29,6 +33,8 @@ export interface SimulatorOptions {
   clock?: () => number;
   /** Start of the world's "today" in ms (default: the current UTC midnight). Only event dates depend on it. */
   anchorMs?: number;
+  /** The real upstream's hard parts to switch on (reality.ts); default: all off. */
+  reality?: Partial<Reality>;
 }
 
 export interface WorldSummary {
@@ -46,9 +52,23 @@ export interface WorldSummary {
     market_ids: string[];
     condition_ids: string[];
     token_ids: string[];
-    busiest_markets: { id: string; condition_id: string; slug: string; event_slug: string; token_ids: string[]; trades_per_minute: number }[];
+    busiest_markets: {
+      id: string;
+      condition_id: string;
+      slug: string;
+      event_slug: string;
+      token_ids: string[];
+      trades_per_minute: number;
+    }[];
     whale_wallets: string[];
-    whale_positions: { wallet: string; market_id: string; condition_id: string; event_slug: string; outcome_index: number; token_id: string }[];
+    whale_positions: {
+      wallet: string;
+      market_id: string;
+      condition_id: string;
+      event_slug: string;
+      outcome_index: number;
+      token_id: string;
+    }[];
   };
 }
 
@@ -58,17 +78,29 @@ export interface Simulator {
   gammaUrl: string;
   dataUrl: string;
   clobUrl: string;
+  /** The three REST base URLs as the app's environment variables (lib/env), to point a server or a test at them. */
+  env: { POLYMARKET_GAMMA_URL: string; POLYMARKET_DATA_URL: string; POLYMARKET_CLOB_URL: string };
+  /** The CLOB market channel (`…/ws/market`) and the real-time data socket (RTDS), as ws:// URLs. */
+  clobWsUrl: string;
+  rtdsUrl: string;
   world: World;
   prices: PriceModel;
   flow: TradeFlow;
   /** Context for direct (non-HTTP) calls at the simulator's current time. */
   context(): SimContext;
   summary(): WorldSummary;
+  reality(): Reality;
+  /** Changes the runtime switches (gammaClosedDefault, junkRate); v2Share is fixed when the world is built. */
+  setReality(reality: Partial<Reality>): Reality;
+  /** Adds a tape burst of `count` taker fills over [at_s, at_s + spread_s) (default: the last 30 s before now). */
+  burst(count: number, options?: { atSec?: number; spreadSec?: number }): void;
   setFault(fault: Fault): void;
   clearFaults(): void;
   faults(): Fault[];
   counters(): Record<string, number>;
   resetCounters(): void;
+  /** Rate-limit evidence (rateLimits switch): peak requests per 10 s window per scope, delayed and refused counts. */
+  throttle(): ThrottleStats;
   close(): Promise<void>;
 }
 
@@ -79,9 +111,15 @@ export function startOfUtcDay(ms: number): number {
   return Math.floor(ms / 86_400_000) * 86_400_000;
 }
 
-export function buildWorld(seed = 1, scale: Scale = "demo", anchorMs = startOfUtcDay(Date.now())): { world: World; prices: PriceModel; flow: TradeFlow; buildMs: number } {
+export function buildWorld(
+  seed = 1,
+  scale: Scale = "demo",
+  anchorMs = startOfUtcDay(Date.now()),
+  v2Share = 0,
+): { world: World; prices: PriceModel; flow: TradeFlow; buildMs: number } {
   const started = performance.now();
   const world = new World({ seed, scale, anchorMs });
+  applyV2Share(world, v2Share);
   const prices = new PriceModel(world);
   const flow = new TradeFlow(world, prices);
   return { world, prices, flow, buildMs: performance.now() - started };
@@ -90,7 +128,10 @@ export function buildWorld(seed = 1, scale: Scale = "demo", anchorMs = startOfUt
 export function summarize(ctx: SimContext, buildMs: number): WorldSummary {
   const { world } = ctx;
   const open = world.events.filter((e) => world.isOpen(e));
-  const byVolume = open.map((e) => ({ e, v: eventStats(ctx, e).volume24hr })).sort((a, b) => b.v - a.v).map((x) => x.e);
+  const byVolume = open
+    .map((e) => ({ e, v: eventStats(ctx, e).volume24hr }))
+    .sort((a, b) => b.v - a.v)
+    .map((x) => x.e);
   const multi = byVolume.filter((e) => e.markets.length > 1).slice(0, 5);
   const binary = byVolume.filter((e) => e.markets.length === 1).slice(0, 5);
   const openMarkets = world.markets.filter((m) => world.isOpen(world.events[m.eventIndex]));
@@ -98,7 +139,11 @@ export function summarize(ctx: SimContext, buildMs: number): WorldSummary {
   const samplesMarkets = [...busiest, ...openMarkets.slice(0, 5)];
   const whalePositions = world.whalePositionIndexes
     .filter((p) => world.isOpen(world.events[world.markets[world.posMarket[p]].eventIndex]))
-    .sort((a, b) => world.markets[world.posMarket[b]].tradeRate * world.posWhaleRate[b] - world.markets[world.posMarket[a]].tradeRate * world.posWhaleRate[a])
+    .sort(
+      (a, b) =>
+        world.markets[world.posMarket[b]].tradeRate * world.posWhaleRate[b] -
+        world.markets[world.posMarket[a]].tradeRate * world.posWhaleRate[a],
+    )
     .slice(0, 8);
   return {
     seed: world.seed,
@@ -119,25 +164,41 @@ export function summarize(ctx: SimContext, buildMs: number): WorldSummary {
       whales: world.whaleCount,
       positions: world.posCount,
     },
-    categories: world.tags.filter((t) => t.isCategory).map((t) => ({ slug: t.slug, label: t.label, tag_id: t.id, open_events: open.filter((e) => e.category === t.slug).length })),
+    categories: world.tags
+      .filter((t) => t.isCategory)
+      .map((t) => ({ slug: t.slug, label: t.label, tag_id: t.id, open_events: open.filter((e) => e.category === t.slug).length })),
     samples: {
       multi_market_event_slugs: multi.map((e) => e.slug),
       binary_event_slugs: binary.map((e) => e.slug),
-      closed_event_slugs: world.events.filter((e) => e.closed && !e.archived).slice(0, 3).map((e) => e.slug),
-      archived_event_slugs: world.events.filter((e) => e.archived).slice(0, 3).map((e) => e.slug),
+      closed_event_slugs: world.events
+        .filter((e) => e.closed && !e.archived)
+        .slice(0, 3)
+        .map((e) => e.slug),
+      archived_event_slugs: world.events
+        .filter((e) => e.archived)
+        .slice(0, 3)
+        .map((e) => e.slug),
       market_ids: samplesMarkets.map((m) => m.id),
       condition_ids: samplesMarkets.map((m) => m.conditionId),
       token_ids: samplesMarkets.flatMap((m) => m.tokenIds),
       busiest_markets: busiest.map((m) => ({
-        id: m.id, condition_id: m.conditionId, slug: m.slug, event_slug: world.events[m.eventIndex].slug, token_ids: [...m.tokenIds],
+        id: m.id,
+        condition_id: m.conditionId,
+        slug: m.slug,
+        event_slug: world.events[m.eventIndex].slug,
+        token_ids: [...m.tokenIds],
         trades_per_minute: Math.round(m.tradeRate * 1000) / 1000,
       })),
       whale_wallets: Array.from({ length: Math.min(5, world.whaleCount) }, (_, i) => world.walletAddress(i)),
       whale_positions: whalePositions.map((p) => {
         const m = world.markets[world.posMarket[p]];
         return {
-          wallet: world.walletAddress(world.posWallet[p]), market_id: m.id, condition_id: m.conditionId,
-          event_slug: world.events[m.eventIndex].slug, outcome_index: world.posOutcome[p], token_id: m.tokenIds[world.posOutcome[p]],
+          wallet: world.walletAddress(world.posWallet[p]),
+          market_id: m.id,
+          condition_id: m.conditionId,
+          event_slug: world.events[m.eventIndex].slug,
+          outcome_index: world.posOutcome[p],
+          token_id: m.tokenIds[world.posOutcome[p]],
         };
       }),
     },
@@ -146,10 +207,27 @@ export function summarize(ctx: SimContext, buildMs: number): WorldSummary {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const clock = options.clock ?? Date.now;
-  const { world, prices, flow, buildMs } = buildWorld(options.seed ?? 1, options.scale ?? "demo", options.anchorMs ?? startOfUtcDay(clock()));
+  let reality: Reality = { ...PLAIN_UPSTREAM, ...options.reality };
+  const { world, prices, flow, buildMs } = buildWorld(
+    options.seed ?? 1,
+    options.scale ?? "demo",
+    options.anchorMs ?? startOfUtcDay(clock()),
+    reality.v2Share,
+  );
+  const setReality = (input: unknown): Reality => {
+    const next = parseReality(input, reality);
+    if (next.v2Share !== reality.v2Share) throw new Error("v2Share is fixed when the world is built (startSimulator option)");
+    reality = next;
+    return reality;
+  };
   const faults = new FaultRegistry();
+  const throttle = new Throttle();
   const counters = new Counters();
-  const context = (): SimContext => ({ world, prices, flow, nowMs: clock() });
+  const context = (): SimContext => ({ world, prices, flow, nowMs: clock(), reality });
+  const burst = (count: number, options: { atSec?: number; spreadSec?: number } = {}) => {
+    const spreadSec = Math.max(1, options.spreadSec ?? 30);
+    flow.addBurst({ count, spreadSec, atSec: options.atSec ?? Math.floor(clock() / 1000) - spreadSec });
+  };
   const pending = new Set<NodeJS.Timeout>();
   const hanging = new Set<http.ServerResponse>();
 
@@ -170,7 +248,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return handleClob(ctx, req);
   };
 
+  const websockets = startWebsockets(context);
+
   const control = (method: string, path: string, body: unknown): SimResponse => {
+    const wsAnswer = websockets.control(method, path, body);
+    if (wsAnswer) return wsAnswer;
     if (path === "/faults" && method === "POST") {
       try {
         const fault = parseFault(body);
@@ -186,11 +268,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     if (path === "/faults" && method === "GET") return { status: 200, body: { faults: faults.list() } };
     if (path === "/counters" && method === "GET") return { status: 200, body: counters.snapshot() };
+    if (path === "/throttle" && method === "GET") return { status: 200, body: throttle.stats() };
     if ((path === "/counters/reset" && method === "POST") || (path === "/counters" && method === "DELETE")) {
       counters.reset();
+      throttle.reset();
       return { status: 200, body: { ok: true } };
     }
     if (path === "/world" && method === "GET") return { status: 200, body: summarize(context(), buildMs) };
+    if (path === "/reality" && method === "GET") return { status: 200, body: reality };
+    if (path === "/burst" && method === "POST") {
+      const b = (body ?? {}) as { count?: unknown; at_s?: unknown; spread_s?: unknown };
+      if (typeof b.count !== "number" || !Number.isInteger(b.count) || b.count < 1 || b.count > 1_000_000)
+        return { status: 400, body: { error: "count must be an integer in [1, 1000000]" } };
+      burst(b.count, {
+        atSec: typeof b.at_s === "number" ? b.at_s : undefined,
+        spreadSec: typeof b.spread_s === "number" ? b.spread_s : undefined,
+      });
+      return { status: 200, body: { ok: true } };
+    }
+    if (path === "/reality" && method === "POST") {
+      try {
+        return { status: 200, body: setReality(body) };
+      } catch (error) {
+        return { status: 400, body: { error: (error as Error).message } };
+      }
+    }
     if (path === "/health" && method === "GET") return { status: 200, body: { ok: true } };
     return { status: 404, body: { error: `unknown control endpoint ${method} /__sim${path}` } };
   };
@@ -238,6 +340,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!body.ok) return send(res, { status: body.status, body: { error: "Invalid payload" } });
       const simReq: SimRequest = { method, path, query: url.searchParams, body: body.value };
 
+      if (reality.rateLimits) {
+        const admitted = throttle.admit(api, path, Date.now());
+        if ("retryAfterS" in admitted) {
+          return send(res, { status: 429, body: { error: "Too Many Requests" }, headers: { "Retry-After": String(admitted.retryAfterS) } });
+        }
+        if (admitted.delayMs > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(() => {
+              pending.delete(timer);
+              resolve();
+            }, admitted.delayMs);
+            pending.add(timer);
+          });
+          if (res.destroyed) return;
+        }
+      }
       const fault = faults.take(api, path);
       const respond = () => {
         try {
@@ -258,7 +376,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           return;
         }
         case "error":
-          return send(res, { status: fault.status ?? 500, body: api === "gamma" ? { type: "internal error", error: "simulated upstream error" } : { error: "simulated upstream error" } });
+          return send(res, {
+            status: fault.status ?? 500,
+            body: api === "gamma" ? { type: "internal error", error: "simulated upstream error" } : { error: "simulated upstream error" },
+          });
         case "rate_limit":
           return send(res, {
             status: 429,
@@ -275,6 +396,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           res.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => res.socket?.destroy());
           return;
         }
+        case "cloudflare": {
+          // Cloudflare's own error page in front of the origin: 520 unknown error, 521 down, 522 connection timed
+          // out, 523 unreachable, 524 timeout (developers.cloudflare.com/support/troubleshooting/http-status-codes/
+          // cloudflare-5xx-errors), served as HTML, not the API's JSON.
+          const status = fault.status && fault.status >= 520 && fault.status <= 524 ? fault.status : 522;
+          return send(res, {
+            status,
+            body: `<!DOCTYPE html><html><head><title>${status}: Connection timed out</title></head><body>cloudflare</body></html>`,
+            headers: { "content-type": "text/html; charset=UTF-8" },
+          });
+        }
         case "hang":
           // Never answer; close() destroys the socket.
           hanging.add(res);
@@ -289,6 +421,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   });
   server.keepAliveTimeout = 5_000;
+  server.on("upgrade", (req, socket, head) => {
+    if (!websockets.handleUpgrade(req, socket, head)) socket.destroy();
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -307,18 +442,29 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     gammaUrl: `${url}/gamma`,
     dataUrl: `${url}/data`,
     clobUrl: `${url}/clob`,
+    env: { POLYMARKET_GAMMA_URL: `${url}/gamma`, POLYMARKET_DATA_URL: `${url}/data`, POLYMARKET_CLOB_URL: `${url}/clob` },
+    clobWsUrl: `${url.replace(/^http/, "ws")}/ws/market`,
+    rtdsUrl: `${url.replace(/^http/, "ws")}/rtds`,
     world,
     prices,
     flow,
     context,
     summary: () => summarize(context(), buildMs),
+    reality: () => reality,
+    burst,
+    setReality: (next) => setReality(next),
     setFault: (fault) => faults.set(parseFault(fault)),
     clearFaults: () => faults.clear(),
     faults: () => faults.list(),
     counters: () => counters.snapshot(),
-    resetCounters: () => counters.reset(),
+    resetCounters: () => {
+      counters.reset();
+      throttle.reset();
+    },
+    throttle: () => throttle.stats(),
     close: () => {
       closed ??= new Promise<void>((resolve) => {
+        websockets.close();
         for (const timer of pending) clearTimeout(timer);
         pending.clear();
         for (const res of hanging) res.socket?.destroy();

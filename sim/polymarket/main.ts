@@ -1,6 +1,6 @@
-// CLI: npx tsx sim/polymarket/main.ts [--port 4100] [--seed 1] [--scale demo|bench] [--host 127.0.0.1]
+// CLI: npx tsx sim/polymarket/main.ts [--port 4100] [--seed 1] [--scale demo|bench] [--host 127.0.0.1] [--reality on|off]
 // Prints the three upstream URLs as POLYMARKET_*_URL=... lines (stdout) and serves until SIGINT/SIGTERM.
-import { startSimulator } from "./index";
+import { PLAIN_UPSTREAM, REAL_UPSTREAM, startSimulator } from "./index";
 
 function parseArgs(argv: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -22,9 +22,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${args.seed}`);
   if (scale !== "demo" && scale !== "bench") throw new Error(`--scale must be demo or bench, got ${scale}`);
 
-  const sim = await startSimulator({ port, seed, scale, host: args.host ?? "127.0.0.1" });
+  const realityArg = args.reality ?? "on";
+  if (realityArg !== "on" && realityArg !== "off") throw new Error(`--reality must be on or off, got ${realityArg}`);
+  const reality = realityArg === "on" ? REAL_UPSTREAM : PLAIN_UPSTREAM;
+  const sim = await startSimulator({ port, seed, scale, host: args.host ?? "127.0.0.1", reality });
   const summary = sim.summary();
-  process.stdout.write(`POLYMARKET_GAMMA_URL=${sim.gammaUrl}\nPOLYMARKET_DATA_URL=${sim.dataUrl}\nPOLYMARKET_CLOB_URL=${sim.clobUrl}\n`);
+  process.stdout.write(
+    `POLYMARKET_GAMMA_URL=${sim.gammaUrl}\nPOLYMARKET_DATA_URL=${sim.dataUrl}\nPOLYMARKET_CLOB_URL=${sim.clobUrl}\nPOLYMARKET_CLOB_WS_URL=${sim.clobWsUrl}\nPOLYMARKET_RTDS_URL=${sim.rtdsUrl}\n`,
+  );
   process.stderr.write(
     `[polymarket-sim] seed=${seed} scale=${scale}: ${summary.counts.open_events} open events, ${summary.counts.markets} markets, ` +
       `${summary.counts.categories} categories, built in ${summary.build_ms} ms; controls at ${sim.url}/__sim/{faults,counters,world}\n`,

@@ -72,7 +72,10 @@ export function pareto(xm: number, alpha: number, u: number): number {
 /** `words` hashed 32-bit words rendered as lowercase hex (8 hex chars each). */
 export function hexWords(words: number, seed: number, salt: number, a = 0, b = 0, c = 0): string {
   let out = "";
-  for (let i = 0; i < words; i++) out += hash32(seed, salt + i * 7919, a, b, c, i).toString(16).padStart(8, "0");
+  for (let i = 0; i < words; i++)
+    out += hash32(seed, salt + i * 7919, a, b, c, i)
+      .toString(16)
+      .padStart(8, "0");
   return out;
 }
 

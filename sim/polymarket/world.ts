@@ -3,6 +3,15 @@
 // lazily from this structure in prices.ts and flow.ts.
 import { BIOS, CATEGORIES, HANDLE_WORDS, PSEUDONYM_ADJECTIVES, PSEUDONYM_NOUNS, SUB_TAG_LABELS, WHALE_NAMES } from "./names";
 import { decimalId77, gauss, hash32, hexWords, pareto, rand, randOpen, Rng, slugify } from "./random";
+import {
+  ancillaryOf,
+  DISPUTED_QUESTIONS,
+  type DisputedQuestion,
+  negRiskMarketIds,
+  negRiskQuestions,
+  standardMarketIds,
+  VOTER_WALLETS,
+} from "./disputed";
 import { monthEnd, TEMPLATES, type EventDraft, type Template } from "./templates";
 
 export type Scale = "demo" | "bench";
@@ -63,6 +72,11 @@ export interface SimMarket {
   questionID: string;
   negRiskRequestID: string;
   tokenIds: [string, string];
+  /** Protocol V2 markets (reality.ts): `positionIds` are `tokenIds`; legacy CTF ids some of them still carry. */
+  version?: "v2";
+  legacyTokenIds?: [string, string] | null;
+  /** Gamma sends this V2 market's condition id padded to 64 hex. */
+  paddedCondition?: boolean;
   outcomes: [string, string];
   groupItemTitle: string | null;
   createdMs: number;
@@ -110,9 +124,23 @@ const DAY_MS = 86_400_000;
 
 // Salts keep the independent random streams apart.
 export const SALT = {
-  token: 11, cond: 12, question: 13, negRisk: 14, request: 15, wallet: 16, walletProfile: 17,
-  posWallet: 20, posOutcome: 21, posShares: 22, posOpened: 23, whaleCount: 24, whaleMarket: 25, whaleUsd: 26,
-  whaleRate: 27, icon: 28, micros: 29,
+  token: 11,
+  cond: 12,
+  question: 13,
+  negRisk: 14,
+  request: 15,
+  wallet: 16,
+  walletProfile: 17,
+  posWallet: 20,
+  posOutcome: 21,
+  posShares: 22,
+  posOpened: 23,
+  whaleCount: 24,
+  whaleMarket: 25,
+  whaleUsd: 26,
+  whaleRate: 27,
+  icon: 28,
+  micros: 29,
 } as const;
 
 export class World {
@@ -123,6 +151,7 @@ export class World {
   readonly events: SimEvent[] = [];
   readonly markets: SimMarket[] = [];
   readonly walletCount: number;
+  private readonly generatedWallets: number;
   readonly whaleCount: number;
 
   readonly eventBySlug = new Map<string, SimEvent>();
@@ -162,10 +191,13 @@ export class World {
     this.scale = options.scale;
     this.anchorMs = options.anchorMs;
     const size = SCALES[options.scale];
-    this.walletCount = size.wallets;
+    // The generated wallets, then the UMA voters' Polymarket wallets (./disputed.ts), which hold the disputed markets.
+    this.walletCount = size.wallets + VOTER_WALLETS.length;
+    this.generatedWallets = size.wallets;
     this.whaleCount = size.whales;
     this.buildTags();
     this.buildEvents(size);
+    for (const question of DISPUTED_QUESTIONS) this.addDisputedEvent(question);
     this.buildWallets();
     this.buildPositions();
   }
@@ -191,7 +223,11 @@ export class World {
     };
     for (const category of CATEGORIES) add(category.id, category.label, category.slug, true);
     for (const [slug, [id, label]] of Object.entries(SUB_TAG_LABELS)) add(id, label, slug, false);
-    for (const [id, label, slug] of [["102169", "Hide From New", "hide-from-new"], ["102458", "Earn 4%", "earn-4"], ["102264", "Weekly", "weekly"]]) {
+    for (const [id, label, slug] of [
+      ["102169", "Hide From New", "hide-from-new"],
+      ["102458", "Earn 4%", "earn-4"],
+      ["102264", "Weekly", "weekly"],
+    ]) {
       add(id, label, slug, false);
     }
   }
@@ -203,28 +239,54 @@ export class World {
     const byCategory = new Map<string, Template[]>();
     for (const t of TEMPLATES) byCategory.set(t.category, [...(byCategory.get(t.category) ?? []), t]);
 
-    interface Pending { draft: EventDraft; endMs: number; createdMs: number; closed: boolean; archived: boolean; closedMs: number }
+    interface Pending {
+      draft: EventDraft;
+      endMs: number;
+      createdMs: number;
+      closed: boolean;
+      archived: boolean;
+      closedMs: number;
+    }
     const pending: Pending[] = [];
     let marketTotal = 0;
     const draftOne = (status: "open" | "closed" | "archived") => {
       const category = CATEGORIES[weightedIndex(categoryWeights, rng.next())];
       const templates = byCategory.get(category.slug)!;
-      const template = templates[weightedIndex(templates.map((t) => t.weight), rng.next())];
+      const template =
+        templates[
+          weightedIndex(
+            templates.map((t) => t.weight),
+            rng.next(),
+          )
+        ];
       let endMs: number;
       if (status === "open") {
         const days = template.horizon[0] + rng.next() * (template.horizon[1] - template.horizon[0]);
-        endMs = this.anchorMs + Math.round(days) * DAY_MS + (template.horizon[1] <= 2 ? rng.int(1, 23) * 3_600_000 : (rng.chance(0.5) ? 0 : 12 * 3_600_000));
+        endMs =
+          this.anchorMs +
+          Math.round(days) * DAY_MS +
+          (template.horizon[1] <= 2 ? rng.int(1, 23) * 3_600_000 : rng.chance(0.5) ? 0 : 12 * 3_600_000);
       } else if (status === "closed") {
         endMs = this.anchorMs - rng.int(1, 25) * DAY_MS + rng.int(0, 12) * 3_600_000;
       } else {
         endMs = this.anchorMs - rng.int(40, 220) * DAY_MS;
       }
-      const draft = template.build(rng, endMs, this.anchorMs);
+      const draft: EventDraft = {
+        category: template.category,
+        kind: template.kind,
+        resolutionSource: "",
+        ...template.build(rng, endMs, this.anchorMs),
+      };
       if (template.endOfMonth && status === "open") endMs = monthEnd(endMs);
       const shortLived = template.horizon[1] <= 31;
       const lifespanDays = shortLived ? 1 + rng.next() * 12 : 15 + rng.next() * 320;
-      const createdMs = Math.min(endMs - 3_600_000, this.anchorMs - 3_600_000) - Math.floor(lifespanDays * DAY_MS * (status === "open" ? rng.next() * 0.9 + 0.1 : 1));
-      const closedMs = status === "open" ? Infinity : endMs + rng.int(1, 20) * 3_600_000;
+      const createdMs =
+        Math.min(endMs - 3_600_000, this.anchorMs - 3_600_000) -
+        Math.floor(lifespanDays * DAY_MS * (status === "open" ? rng.next() * 0.9 + 0.1 : 1));
+      // A closed event stopped trading before the world's anchor (Gamma lists it as closed, with its outcome prices
+      // settled at 0/1). Without the clamp, an event ending a day before the anchor could close up to 8 h after it,
+      // so between 00:00 and 08:00 UTC the simulator served "closed" markets that had not resolved yet.
+      const closedMs = status === "open" ? Infinity : Math.min(endMs + rng.int(1, 20) * 3_600_000, this.anchorMs - 60_000);
       pending.push({ draft, endMs, createdMs, closed: status !== "open", archived: status === "archived", closedMs });
       marketTotal += draft.kind === "multi" ? draft.items!.length : 1;
     };
@@ -256,11 +318,24 @@ export class World {
       const eventIndex = this.events.length;
       const slug = uniqueSlug(slugify(draft.title), usedSlugs);
       const multi = draft.kind === "multi";
-      const subTags = rng.sample(draft.subTags.filter((s) => this.tagBySlug.has(s)), rng.int(1, Math.min(3, draft.subTags.length)));
+      const subTags = rng.sample(
+        draft.subTags.filter((s) => this.tagBySlug.has(s)),
+        rng.int(1, Math.min(3, draft.subTags.length)),
+      );
       const tagIndexes = [...subTags.slice(0, 1), category.slug, ...subTags.slice(1)].map((s) => this.tagBySlug.get(s)!.index);
-      const categoryBoost: Record<string, number> = { politics: 1.6, crypto: 1.4, sports: 1.3, geopolitics: 1.1, weather: 0.5, science: 0.5 };
+      const categoryBoost: Record<string, number> = {
+        politics: 1.6,
+        crypto: 1.4,
+        sports: 1.3,
+        geopolitics: 1.1,
+        weather: 0.5,
+        science: 0.5,
+      };
       // Heavy-tailed popularity: most events see a trade every few hours, a few see several per second.
-      const tradeRate = Math.min(14, 0.012 * Math.pow(randOpen(this.seed, 5, eventIndex), -1 / 0.85) * (categoryBoost[draft.category] ?? 1));
+      const tradeRate = Math.min(
+        14,
+        0.012 * Math.pow(randOpen(this.seed, 5, eventIndex), -1 / 0.85) * (categoryBoost[draft.category] ?? 1),
+      );
       const negRiskMarketID = multi ? `0x${hexWords(8, this.seed, SALT.negRisk, eventIndex).slice(0, 62)}00` : null;
       const event: SimEvent = {
         index: eventIndex,
@@ -305,7 +380,8 @@ export class World {
         const liquidityBase = 400 * Math.pow(rate / 0.012, 0.75) * Math.exp(0.6 * rng.gauss()) + rng.next() * 300;
         let winner: number | null = null;
         if (p.closed) {
-          if (multi) winner = null; // decided below once all slots exist
+          if (multi)
+            winner = null; // decided below once all slots exist
           else winner = rng.chance(0.5) ? 0 : 1;
         }
         const market: SimMarket = {
@@ -316,7 +392,9 @@ export class World {
           question,
           slug: marketSlug,
           conditionId: `0x${hexWords(8, this.seed, SALT.cond, index)}`,
-          questionID: multi ? `${negRiskMarketID!.slice(0, 64)}${slot.toString(16).padStart(2, "0")}` : `0x${hexWords(8, this.seed, SALT.question, index)}`,
+          questionID: multi
+            ? `${negRiskMarketID!.slice(0, 64)}${slot.toString(16).padStart(2, "0")}`
+            : `0x${hexWords(8, this.seed, SALT.question, index)}`,
           negRiskRequestID: multi ? `0x${hexWords(8, this.seed, SALT.request, index)}` : "",
           tokenIds: [decimalId77(this.seed, SALT.token, index, 0), decimalId77(this.seed, SALT.token, index, 1)],
           outcomes: draft.outcomes ?? ["Yes", "No"],
@@ -342,13 +420,7 @@ export class World {
           rewardsMaxSpread: rng.pick([3.5, 4.5, 5.5]),
         };
         market.startSec = Math.floor(market.startMs / 1000);
-        this.markets.push(market);
-        event.markets.push(index);
-        this.marketById.set(market.id, market);
-        this.marketBySlug.set(market.slug, market);
-        this.marketByCondition.set(market.conditionId, market);
-        this.tokenLookup.set(market.tokenIds[0], index * 2);
-        this.tokenLookup.set(market.tokenIds[1], index * 2 + 1);
+        this.addMarket(event, market);
       });
       if (p.closed && multi) {
         const winnerSlot = weightedIndex(weights, rng.next());
@@ -357,10 +429,116 @@ export class World {
     }
   }
 
+  // ------------------------------------------------------------------------------------------------ disputed markets
+  /**
+   * The markets the local chains dispute (./disputed.ts), appended after the generated events with their own random
+   * streams, so the generated world stays what it was. Ids are derived from the question's bytes as the contracts do.
+   */
+  /** Registers a new market under its event and in every lookup (its two outcome tokens are slots 2i and 2i+1). */
+  private addMarket(event: SimEvent, market: SimMarket): void {
+    const index = this.markets.length;
+    this.markets.push(market);
+    event.markets.push(index);
+    this.marketById.set(market.id, market);
+    this.marketBySlug.set(market.slug, market);
+    this.marketByCondition.set(market.conditionId, market);
+    this.tokenLookup.set(market.tokenIds[0], index * 2);
+    this.tokenLookup.set(market.tokenIds[1], index * 2 + 1);
+  }
+
+  private addDisputedEvent(question: DisputedQuestion): void {
+    const eventIndex = this.events.length;
+    const last = this.events[eventIndex - 1];
+    const lastMarket = this.markets[this.markets.length - 1];
+    const rng = new Rng(this.seed, 40 + eventIndex);
+    const createdMs = Math.min(Date.UTC(2026, 2, 2), this.anchorMs - 60 * DAY_MS);
+    const title = question.negRisk?.eventTitle ?? question.title;
+    let slug = slugify(title);
+    while (this.eventBySlug.has(slug)) slug = `${slug}-${rng.int(100, 999)}`;
+    const category = CATEGORIES.find((c) => c.slug === question.category)!;
+    const closedMs = question.closed ? Math.min(question.endMs + 12 * 3_600_000, this.anchorMs - 60_000) : Infinity;
+    const titles = negRiskQuestions(question);
+    const ids = titles.map((t, slot) => {
+      const ancillary = ancillaryOf({ ...question, title: t, titleBytes: t === question.title ? question.titleBytes : undefined });
+      return question.negRisk
+        ? negRiskMarketIds(question.negRisk.eventTitle, slot, ancillary)
+        : standardMarketIds(question.adapter, ancillary);
+    });
+    const negRiskMarketID = question.negRisk ? (ids[0] as ReturnType<typeof negRiskMarketIds>).negRiskMarketID : null;
+    const event: SimEvent = {
+      index: eventIndex,
+      id: String(Number(last.id) + 1 + rng.int(1, 40)),
+      slug,
+      title,
+      description: question.description ?? title,
+      resolutionSource: "",
+      category: category.slug,
+      tagIndexes: [this.tagBySlug.get(category.slug)!.index],
+      createdMs,
+      startMs: createdMs + 600_000,
+      endMs: question.endMs,
+      closed: question.closed !== null,
+      archived: false,
+      closedMs,
+      negRisk: question.negRisk !== null,
+      negRiskMarketID,
+      markets: [],
+      image: `https://polymarket-upload.s3.us-east-2.amazonaws.com/${slug.slice(0, 40)}.png`,
+      featured: false,
+      commentCount: rng.int(5, 400),
+      tradeRate: 0.6,
+      extra: {},
+      microsSalt: rng.int(0, 999),
+    };
+    this.events.push(event);
+    this.eventBySlug.set(slug, event);
+    this.eventById.set(event.id, event);
+    let marketId = Number(lastMarket.id);
+    titles.forEach((t, slot) => {
+      const index = this.markets.length;
+      marketId += rng.int(1, 9);
+      const market: SimMarket = {
+        index,
+        eventIndex,
+        slot,
+        id: String(marketId),
+        question: t,
+        slug: question.negRisk && !this.marketBySlug.has(slugify(t)) ? slugify(t) : `${slug}${question.negRisk ? `-${slot}` : ""}`,
+        conditionId: ids[slot].conditionId,
+        questionID: ids[slot].questionID,
+        negRiskRequestID: ids[slot].negRiskRequestID,
+        tokenIds: [decimalId77(this.seed, SALT.token, index, 0), decimalId77(this.seed, SALT.token, index, 1)],
+        outcomes: ["Yes", "No"],
+        groupItemTitle: question.negRisk ? t : null,
+        createdMs: createdMs + 1000,
+        startMs: createdMs + 600_000,
+        startSec: Math.floor((createdMs + 600_000) / 1000),
+        endMs: question.endMs,
+        closed: question.closed !== null,
+        closedMs,
+        closedSec: question.closed ? Math.floor(closedMs / 1000) : Infinity,
+        winner: question.closed ? (t === question.title ? question.closed.winner : 1) : null,
+        mu: question.negRisk ? (t === question.title ? 0.4 : 0) : 0.3 * rng.gauss(),
+        noiseScale: 0.6 + rng.next() * 0.4,
+        regimeChance: 0.05,
+        jumpScale: 0.4,
+        tradeRate: 0.6 / titles.length,
+        liquidityBase: 4000 + rng.next() * 2000,
+        spreadTicks: 1,
+        icon: event.image,
+        feeType: null,
+        rewardsMinSize: 50,
+        rewardsMaxSpread: 4.5,
+      };
+      this.addMarket(event, market);
+    });
+  }
+
   // ------------------------------------------------------------------------------------------------ wallets
   private buildWallets(): void {
     for (let i = 0; i < this.walletCount; i++) {
-      const address = `0x${hexWords(5, this.seed, SALT.wallet, i)}`;
+      const voter = VOTER_WALLETS[i - this.generatedWallets];
+      const address = voter ? voter.wallet.toLowerCase() : `0x${hexWords(5, this.seed, SALT.wallet, i)}`;
       this.walletAddresses.push(address);
       this.walletByAddress.set(address, i);
     }
@@ -397,9 +575,10 @@ export class World {
       name,
       pseudonym: isPublic ? pseudonym : "",
       bio: r(9) < 0.08 ? BIOS[Math.floor(r(10) * BIOS.length)] : "",
-      profileImage: r(11) < (whale ? 0.6 : 0.15)
-        ? `https://polymarket-upload.s3.us-east-2.amazonaws.com/profile-image-${1_000_000 + Math.floor(r(12) * 4_000_000)}-${hexWords(4, this.seed, SALT.walletProfile + 1, index).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, "$1-$2-$3-$4-$5")}.jpg`
-        : "",
+      profileImage:
+        r(11) < (whale ? 0.6 : 0.15)
+          ? `https://polymarket-upload.s3.us-east-2.amazonaws.com/profile-image-${1_000_000 + Math.floor(r(12) * 4_000_000)}-${hexWords(4, this.seed, SALT.walletProfile + 1, index).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/, "$1-$2-$3-$4-$5")}.jpg`
+          : "",
       displayUsernamePublic: isPublic,
       verified: whale && r(13) < 0.2,
       whale,
@@ -418,7 +597,7 @@ export class World {
     const opened: number[] = [];
     const whaleRate: number[] = [];
     const anchorSec = Math.floor(this.anchorMs / 1000);
-    const retailWallets = this.walletCount - this.whaleCount;
+    const retailWallets = this.generatedWallets - this.whaleCount;
     const openedAt = (m: SimMarket, u: number) => {
       const from = m.startSec;
       const to = Math.min(anchorSec, m.closedSec) - 60;
@@ -436,12 +615,29 @@ export class World {
         wallets.push(wallet);
         markets.push(market.index);
         outcomes.push(rand(this.seed, SALT.posOutcome, market.index, j) < 0.58 ? 0 : 1);
-        shares.push(Math.min(250_000, Math.round(Math.exp(Math.log(45) + 1.7 * gauss(this.seed, SALT.posShares, market.index, j)) * 100) / 100 + 1));
+        shares.push(
+          Math.min(250_000, Math.round(Math.exp(Math.log(45) + 1.7 * gauss(this.seed, SALT.posShares, market.index, j)) * 100) / 100 + 1),
+        );
         whaleUsd.push(0);
         opened.push(openedAt(market, rand(this.seed, SALT.posOpened, market.index, j)));
         whaleRate.push(0);
       }
     }
+
+    // The UMA voters' wallets hold large positions in the markets they vote on (./disputed.ts VOTER_WALLETS).
+    const disputedTitles = new Map(DISPUTED_QUESTIONS.map((q) => [q.title, q]));
+    VOTER_WALLETS.forEach((voter, v) => {
+      for (const market of this.markets) {
+        if (!disputedTitles.has(market.question) || !voter.holds.includes(disputedTitles.get(market.question)!.key)) continue;
+        wallets.push(this.generatedWallets + v);
+        markets.push(market.index);
+        outcomes.push(voter.outcome);
+        shares.push(voter.shares);
+        whaleUsd.push(0);
+        opened.push(openedAt(market, 0.5));
+        whaleRate.push(0);
+      }
+    });
 
     // Whales: a few dozen wallets with large stakes in the busiest markets; each stake trades on its own stream.
     const eligible = this.markets.filter((m) => !this.events[m.eventIndex].archived);
@@ -534,7 +730,7 @@ function checksumLike(address: string, u: number): string {
   let out = "0x";
   for (let i = 2; i < address.length; i++) {
     const c = address[i];
-    out += /[a-f]/.test(c) && ((i * 7 + Math.floor(u * 97)) % 3 === 0) ? c.toUpperCase() : c;
+    out += /[a-f]/.test(c) && (i * 7 + Math.floor(u * 97)) % 3 === 0 ? c.toUpperCase() : c;
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { startUpstashShim } from "./server";
 
 const { values } = parseArgs({ options: { port: { type: "string" }, redis: { type: "string" }, token: { type: "string" } } });
-startUpstashShim({ port: values.port ? Number(values.port) : 8079, redisUrl: values.redis, token: values.token }).then((shim) => {
+void startUpstashShim({ port: values.port ? Number(values.port) : 8079, redisUrl: values.redis, token: values.token }).then((shim) => {
   console.log(`UPSTASH_REDIS_REST_URL=${shim.url}`);
   console.log(`UPSTASH_REDIS_REST_TOKEN=${shim.token}`);
   const stop = () => void shim.close().then(() => process.exit(0));

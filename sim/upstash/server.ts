@@ -31,8 +31,8 @@ export async function startUpstashShim(options: { redisUrl?: string; token?: str
   let count = 0;
 
   const run = async (command: unknown[], base64: boolean) => {
-    let [name, ...args] = command.map((a) => (typeof a === "number" ? String(a) : a)) as string[];
-    name = String(name).toUpperCase();
+    const [first, ...args] = command.map((a) => (typeof a === "number" ? String(a) : a)) as string[];
+    const name = String(first).toUpperCase();
     if ((name === "EVAL" || name === "EVAL_RO") && SHEBANG.test(args[0])) {
       const original = args[0];
       args[0] = original.replace(SHEBANG, "");
@@ -50,8 +50,9 @@ export async function startUpstashShim(options: { redisUrl?: string; token?: str
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", async () => {
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => void respond());
+    const respond = async () => {
       count++;
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { "content-type": "application/json" });
@@ -74,7 +75,7 @@ export async function startUpstashShim(options: { redisUrl?: string; token?: str
       }
       const single = await run(body as unknown[], base64);
       return send("error" in single ? 400 : 200, single);
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

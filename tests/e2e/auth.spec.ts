@@ -10,11 +10,11 @@ test("no page's source or traffic carries an API key; API calls carry a JWT", as
     await open(page, path);
     await expectNoKeyInSource(page);
   }
-  // The tape refreshes every 5 s through the public API, with the token.
-  const call = await page.waitForRequest((r) => r.url().includes("/api/predmkt/trades?"));
-  expect(new URL(call.url()).searchParams.get("token")).toMatch(/^eyJ/);
-  expect(call.url()).not.toMatch(API_KEY_PATTERN);
-  expect(call.headers()["authorization"]).toBeUndefined();
+  // The tape follows the live stream (EventSource cannot send headers): opened with the token in the URL.
+  await expect.poll(() => traffic.apiCalls.some((u) => u.pathname === "/api/predmkt/stream")).toBe(true);
+  const call = traffic.apiCalls.find((u) => u.pathname === "/api/predmkt/stream")!;
+  expect(call.searchParams.get("token")).toMatch(/^eyJ/);
+  expect(call.toString()).not.toMatch(API_KEY_PATTERN);
   expect(traffic.tokenFetches).toBeGreaterThan(0);
   const token = await (await page.request.get("/api/dashboard/token")).json();
   expect(token.token_type).toBe("Bearer");
@@ -70,7 +70,10 @@ test("an expired token is replaced and the request retried", async ({ page, traf
   let served = 0;
   await page.route("**/api/dashboard/token", async (route) => {
     // The first token the page gets has already expired (as after a laptop slept through its renewal).
-    if (served++ === 0) return route.fulfill({ json: { token: expired, token_type: "Bearer", expires_in: 300, expires_at: new Date(Date.now() + 300_000).toISOString() } });
+    if (served++ === 0)
+      return route.fulfill({
+        json: { token: expired, token_type: "Bearer", expires_in: 300, expires_at: new Date(Date.now() + 300_000).toISOString() },
+      });
     return route.continue();
   });
   const byLiquidity = await api<{ data: { title: string }[] }>("/api/predmkt/events?order=liquidity&limit=20");

@@ -26,14 +26,25 @@ export async function startApp(options: { env?: Record<string, string | undefine
   const ownsDataDir = !options.dataDir;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, PGLITE_DIR: undefined, ...options.env })) if (v !== undefined) env[k] = v;
-  Object.assign(env, { NEXT_DIST_DIR: inject("distDir"), DATA_DIR: options.env?.DATA_DIR ?? dataDir, PORT: String(port), NODE_ENV: "production" });
+  Object.assign(env, {
+    NEXT_DIST_DIR: inject("distDir"),
+    DATA_DIR: options.env?.DATA_DIR ?? dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+  });
   if (options.env?.PGLITE_DIR) env.PGLITE_DIR = options.env.PGLITE_DIR;
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: env as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    // The production entry (`npm start`): it tells the gateway the TCP peer, as a deployment without a proxy would.
+    [path.join(ROOT, "scripts/server.mjs")],
+    {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;

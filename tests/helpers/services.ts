@@ -1,24 +1,9 @@
 // Real PostgreSQL and Redis are used when reachable (CI on this machine kind has both). REQUIRE_SERVICES=1 (set by
 // .ci/run) turns "not reachable" into a failure instead of a skip, so CI can never silently skip them.
-import net from "node:net";
+import { reachable } from "@/scripts/lib/net";
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.setTimeout(1000, () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on("error", () => resolve(false));
-  });
-}
 
 async function check(url: string, name: string): Promise<boolean> {
   const ok = await reachable(url);

@@ -17,13 +17,16 @@ export interface Stack {
 }
 
 export async function startStack(options: { env?: Record<string, string>; chains?: boolean } = {}): Promise<Stack> {
-  const [sim, chains] = await Promise.all([startSimulator({ seed: 7, scale: "demo" }), options.chains === false ? null : startLocalChains()]);
+  const [sim, chains] = await Promise.all([
+    startSimulator({ seed: 7, scale: "demo" }),
+    options.chains === false ? null : startLocalChains(),
+  ]);
   const app = await startApp({
     env: {
       ...(chains?.env ?? {}),
-      POLYMARKET_GAMMA_URL: sim.gammaUrl,
-      POLYMARKET_DATA_URL: sim.dataUrl,
-      POLYMARKET_CLOB_URL: sim.clobUrl,
+      ...sim.env,
+      POLYMARKET_CLOB_WS_URL: sim.clobWsUrl,
+      POLYMARKET_RTDS_URL: sim.rtdsUrl,
       RATE_LIMIT_ENTERPRISE: "1000000",
       ...options.env,
     },
@@ -35,7 +38,8 @@ export async function startStack(options: { env?: Record<string, string>; chains
     sim,
     chains: chains as LocalChains,
     key,
-    samplePass: () => fetch(`${app.url}/api/cron/sample`, { headers: { authorization: `Bearer ${options.env?.CRON_SECRET ?? cronSecret()}` } }),
+    samplePass: () =>
+      fetch(`${app.url}/api/cron/sample`, { headers: { authorization: `Bearer ${options.env?.CRON_SECRET ?? cronSecret()}` } }),
     stop: async () => {
       await app.stop();
       await Promise.allSettled([sim.close(), chains?.stop()]);

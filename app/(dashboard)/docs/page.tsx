@@ -1,39 +1,83 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { TryIt, type TryParam } from "@/components/docs/try-it";
 import { ERROR_CODES } from "@/lib/api/errors";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { TierTable } from "@/components/tier-table";
 import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "API reference" };
 // The document is built from the endpoint contracts at request time, exactly what /api/openapi.json serves.
 export const dynamic = "force-dynamic";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form OpenAPI JSON
+/** The parts of a JSON Schema (draft 2020-12, as `z.toJSONSchema` writes it) this page renders. */
+interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  description?: string;
+  default?: string | number | boolean | null;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+
+interface OperationObject {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  parameters?: { name: string; in: "path" | "query"; required?: boolean; description?: string; schema?: JsonSchema }[];
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
+}
+
+/** The parts of the OpenAPI 3.1 document `buildOpenApiDocument` writes that this page renders. */
+interface OpenApiDocument {
+  openapi: string;
+  info: { description?: string; version: string };
+  tags: { name: string }[];
+  paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+type Components = Record<string, JsonSchema>;
 
 interface Operation {
   method: string;
   path: string;
-  op: Json;
+  op: OperationObject;
 }
 
 /** Real identifiers for the "Try it" forms: the busiest open event and its biggest market, when sampled. */
 async function examples(): Promise<Record<string, string>> {
   try {
     const db = await getDb();
-    const event = await db.event.findFirst({ where: { open: true }, orderBy: [{ volume24hUsd: "desc" }, { id: "asc" }], select: { id: true, slug: true } });
+    const event = await db.event.findFirst({
+      where: { open: true },
+      orderBy: [{ volume24hUsd: "desc" }, { id: "asc" }],
+      select: { id: true, slug: true },
+    });
     if (!event) return {};
-    const market = await db.market.findFirst({ where: { eventId: event.id }, orderBy: [{ volumeUsd: "desc" }, { id: "asc" }], select: { id: true } });
+    const market = await db.market.findFirst({
+      where: { eventId: event.id },
+      orderBy: [{ volumeUsd: "desc" }, { id: "asc" }],
+      select: { id: true },
+    });
     return { slug: event.slug, ...(market ? { id: market.id } : {}) };
   } catch {
     return {};
   }
 }
 
-function schemaType(schema: Json | undefined, components: Json): string {
+function schemaType(schema: JsonSchema | undefined, components: Components): string {
   if (!schema) return "";
-  if (schema.$ref) return String(schema.$ref).split("/").pop() ?? "";
+  if (schema.$ref) return schema.$ref.split("/").pop() ?? "";
   if (schema.enum) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(" | ");
-  if (schema.anyOf) return schema.anyOf.map((s: Json) => schemaType(s, components)).join(" | ");
+  if (schema.anyOf) return schema.anyOf.map((s) => schemaType(s, components)).join(" | ");
   if (schema.type === "array") return `${schemaType(schema.items, components)}[]`;
   const bounds = [
     schema.minimum !== undefined ? `≥ ${schema.minimum}` : "",
@@ -43,23 +87,23 @@ function schemaType(schema: Json | undefined, components: Json): string {
   return [Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "any"), ...bounds].join(", ");
 }
 
-function resolve(schema: Json | undefined, components: Json): Json | undefined {
-  if (schema?.$ref) return components[String(schema.$ref).split("/").pop() ?? ""];
+function resolve(schema: JsonSchema | undefined, components: Components): JsonSchema | undefined {
+  if (schema?.$ref) return components[schema.$ref.split("/").pop() ?? ""];
   return schema;
 }
 
-function SchemaFields({ schema, components, depth = 0 }: { schema: Json | undefined; components: Json; depth?: number }) {
+function SchemaFields({ schema, components, depth = 0 }: { schema: JsonSchema | undefined; components: Components; depth?: number }) {
   const resolved = resolve(schema, components);
   const target = resolved?.type === "array" ? resolve(resolved.items, components) : resolved;
-  const props = target?.properties as Json | undefined;
+  const props = target?.properties;
   if (!props || depth > 2) return null;
   return (
     <ul className="schema-fields">
       {Object.entries(props).map(([name, field]) => (
         <li key={name}>
-          <code>{name}</code> <span className="schema-type">{schemaType(field as Json, components)}</span>
-          {(field as Json).description ? <span className="schema-desc"> — {(field as Json).description}</span> : null}
-          <SchemaFields schema={field as Json} components={components} depth={depth + 1} />
+          <code>{name}</code> <span className="schema-type">{schemaType(field, components)}</span>
+          {field.description ? <span className="schema-desc"> — {field.description}</span> : null}
+          <SchemaFields schema={field} components={components} depth={depth + 1} />
         </li>
       ))}
     </ul>
@@ -67,20 +111,24 @@ function SchemaFields({ schema, components, depth = 0 }: { schema: Json | undefi
 }
 
 function anchor(op: Operation): string {
-  return `${op.method}-${op.path}`.replace(/[^a-zA-Z0-9]+/g, "-").replace(/-+$/, "").toLowerCase();
+  return `${op.method}-${op.path}`
+    .replace(/[^a-zA-Z0-9]+/g, "-")
+    .replace(/-+$/, "")
+    .toLowerCase();
 }
 
 // The document only changes with a deploy: build it once per process.
-let builtDocument: Json | undefined;
+let builtDocument: OpenApiDocument | undefined;
 
 export default async function DocsPage() {
   const EXAMPLES = await examples();
-  const doc = (builtDocument ??= buildOpenApiDocument() as Json);
-  const components = (doc.components?.schemas ?? {}) as Json;
-  const operations: Operation[] = Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
-    Object.entries(methods as Json).map(([method, op]) => ({ method: method.toUpperCase(), path, op: op as Json })),
+  // Our own builder's output, read through the subset of OpenAPI this page renders.
+  const doc = (builtDocument ??= buildOpenApiDocument() as unknown as OpenApiDocument);
+  const components = doc.components?.schemas ?? {};
+  const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
   );
-  const tags: string[] = (doc.tags as { name: string }[]).map((t) => t.name).filter((t) => operations.some((o) => o.op.tags?.includes(t)));
+  const tags: string[] = doc.tags.map((t) => t.name).filter((t) => operations.some((o) => o.op.tags?.includes(t)));
   return (
     <div className="docs">
       <div className="page-title">
@@ -101,6 +149,25 @@ export default async function DocsPage() {
         <pre className="json">{`curl -H "Authorization: Bearer pmk_…" "$BASE/api/predmkt/events?order=volume&limit=5"
 curl -X POST -H "Authorization: Bearer pmk_…" -H "Content-Type: application/json" \\
      -d '{"ttl_seconds": 900}' "$BASE/api/auth/token"`}</pre>
+      </section>
+      <section className="panel" id="getting-a-key" aria-labelledby="getting-a-key-title">
+        <h2 id="getting-a-key-title">Getting a key, limits and usage</h2>
+        <p>
+          Keys are issued by the operator on request: fill in the form on <Link href="/api-access">API access</Link> (or{" "}
+          <code>POST /api/auth/key-requests</code> from a script) with your use case and expected volume. You get a <code>kr_…</code>{" "}
+          reference at once and the key by email once the request is approved; the key is shown once, so store it.
+        </p>
+        <TierTable caption="Requests per key over a sliding 60-second window; beyond it the API answers 429 with Retry-After." />
+        <p>
+          <code>GET /api/auth/usage</code> (with your key, or a token made from it) answers your tier, limit, this minute&apos;s count and
+          the last 30 days per endpoint and status class (2xx, 4xx, 429, 5xx). A key may carry an expiry; past it the API answers 401{" "}
+          <code>key_expired</code>. When the operator rotates a key you receive its successor, and the old key keeps working for a grace
+          period: its responses carry <code>Deprecation</code> and <code>Sunset</code> headers naming when it stops, after which it answers
+          401 <code>key_rotated</code>.
+        </p>
+        <pre className="json">{`curl -X POST "$BASE/api/auth/key-requests" -H "Content-Type: application/json" -d '{"name": "Acme", "email": "dev@acme.example",
+  "use_case": "Nightly research on market moves", "requests_per_minute": 30, "requests_per_day": 20000, "desired_tier": "starter"}'
+curl -H "Authorization: Bearer pmk_…" "$BASE/api/auth/usage"`}</pre>
       </section>
       <div className="docs-layout">
         <nav className="docs-toc" aria-label="Operations">
@@ -126,7 +193,7 @@ curl -X POST -H "Authorization: Bearer pmk_…" -H "Content-Type: application/js
         </nav>
         <div className="docs-ops">
           {operations.map((o) => {
-            const params = (o.op.parameters ?? []) as Json[];
+            const params = o.op.parameters ?? [];
             const keyed = (o.op.security ?? []).length > 0;
             const tryParams: TryParam[] = params.map((p) => ({
               name: p.name,
@@ -135,7 +202,7 @@ curl -X POST -H "Authorization: Bearer pmk_…" -H "Content-Type: application/js
               example: EXAMPLES[p.name] ?? (p.schema?.default !== undefined ? String(p.schema.default) : ""),
               enumValues: p.schema?.enum?.map(String),
             }));
-            const ok = o.op.responses?.["200"]?.content?.["application/json"]?.schema as Json | undefined;
+            const ok = o.op.responses?.["200"]?.content?.["application/json"]?.schema;
             return (
               <article key={anchor(o)} id={anchor(o)} className="panel operation" data-testid="operation">
                 <h3>
@@ -178,9 +245,9 @@ curl -X POST -H "Authorization: Bearer pmk_…" -H "Content-Type: application/js
                 <details>
                   <summary>Responses</summary>
                   <ul className="responses">
-                    {Object.entries((o.op.responses ?? {}) as Json).map(([status, r]) => (
+                    {Object.entries(o.op.responses ?? {}).map(([status, r]) => (
                       <li key={status}>
-                        <span className={`badge ${status.startsWith("2") ? "badge-buy" : "badge-sell"}`}>{status}</span> {(r as Json).description}
+                        <span className={`badge ${status.startsWith("2") ? "badge-buy" : "badge-sell"}`}>{status}</span> {r.description}
                       </li>
                     ))}
                   </ul>

@@ -18,8 +18,8 @@ export default async function MoversPage({ searchParams }: { searchParams: Promi
       <div className="page-title">
         <h1>Movers</h1>
         <p className="lede">
-          Open markets whose leading outcome moved the most, in probability points. See the <Link href="/trades">trade tape</Link> for
-          what moved them and <Link href="/whales">whale positions</Link> for who holds them.
+          Open markets whose leading outcome moved the most, in probability points. See the <Link href="/trades">trade tape</Link> for what
+          moved them and <Link href="/whales">whale positions</Link> for who holds them.
         </p>
       </div>
       <MoversTable initial={initial} initialWindow={moverWindow} />

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { DisputesTable, OracleSummaryCards, RoundsChart, VotersTable } from "@/components/oracle/oracle-panels";
-import { getOracleDisputes, getOracleRounds, getOracleSummary, getOracleVoters } from "@/lib/oracle/service";
+import { getOracleRounds, getOracleSummary, getOracleVoters } from "@/lib/oracle/service";
+import { disputesWithMarkets } from "@/lib/resolution/service";
 import { initialFrom } from "@/lib/queries/initial";
-import type { DisputedAssertion, OracleSummary, Voter, VotingRound } from "@/lib/queries/types";
+import type { DisputeWithMarket, OracleSummary, Voter, VotingRound } from "@/lib/queries/types";
 import { VOTERS_LIMIT } from "@/lib/queries/views";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: "Oracle" };
 export default async function OraclePage() {
   const [summary, disputes, rounds, voters] = await Promise.all([
     initialFrom<OracleSummary>(async () => (await getOracleSummary()).body),
-    initialFrom<DisputedAssertion[]>(async () => (await getOracleDisputes()).body),
+    initialFrom<DisputeWithMarket[]>(async () => (await disputesWithMarkets()).body),
     initialFrom<VotingRound[]>(async () => (await getOracleRounds()).body),
     initialFrom<Voter[]>(async () => (await getOracleVoters({ limit: VOTERS_LIMIT })).body),
   ]);

@@ -21,8 +21,8 @@ export default async function TradesPage({ searchParams }: { searchParams: Promi
       <div className="page-title">
         <h1>Trades</h1>
         <p className="lede">
-          Every trade the sampler saw across Polymarket, newest first. Follow a market to its event page, or see who holds the
-          biggest positions on <Link href="/whales">whales</Link>.
+          Every trade the sampler saw across Polymarket, newest first. Follow a market to its event page, or see who holds the biggest
+          positions on <Link href="/whales">whales</Link>.
         </p>
       </div>
       <TradeTape initial={tape} initialMinUsd={minUsd} initialAbnormal={abnormal} />

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Whales" };
 
 export default async function WhalesPage() {
-  const initial = await initialFrom<Whale[]>(() => listWhales(WHALES_LIMIT));
+  const initial = await initialFrom<Whale[]>(() => listWhales({ limit: WHALES_LIMIT }));
   return (
     <>
       <div className="page-title">

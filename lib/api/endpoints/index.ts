@@ -3,8 +3,10 @@ import type { EndpointContract } from "../contract";
 import * as auth from "./auth";
 import * as dashboard from "./dashboard";
 import * as oracle from "./oracle";
+import * as oracleDisputes from "./oracle-disputes";
 import * as predmktLive from "./predmkt-live";
 import * as predmktSampled from "./predmkt-sampled";
+import * as predmktStream from "./predmkt-stream";
 import * as system from "./system";
 
 export const allEndpoints: EndpointContract[] = [
@@ -12,6 +14,8 @@ export const allEndpoints: EndpointContract[] = [
   ...dashboard.endpoints,
   ...predmktSampled.endpoints,
   ...predmktLive.endpoints,
+  ...predmktStream.endpoints,
   ...oracle.endpoints,
+  ...oracleDisputes.endpoints,
   ...system.endpoints,
 ];

@@ -1,4 +1,4 @@
-// Contracts of the four `-live` endpoints (spec §4.3): proxied from Polymarket in real time, cached 10–90 s.
+// Contracts of the four `-live` endpoints (docs/api-decisions.md#live-endpoints): proxied from Polymarket in real time, cached 10–90 s.
 import { z } from "zod";
 import { defineEndpoint, type EndpointContract } from "../contract";
 import { enumParam, intParam, marketIdParam, MetaSchema, numberParam, slugParam } from "../schemas";
@@ -13,7 +13,9 @@ const LIVE_NOTE =
 export const LiveMetaSchema = MetaSchema.extend({
   source: z.literal("live"),
   as_of: z.string().describe("ISO 8601 UTC time the body was fetched from Polymarket"),
-  cache: z.enum(["hit", "miss", "stale"]).describe("`hit`: from our cache; `miss`: fetched for this request; `stale`: last good body, upstream failing"),
+  cache: z
+    .enum(["hit", "miss", "stale"])
+    .describe("`hit`: from our cache; `miss`: fetched for this request; `stale`: last good body, upstream failing"),
   age_s: z.number().int().min(0).describe("Age of the body in seconds"),
 }).meta({ id: "LiveMeta" });
 
@@ -24,7 +26,8 @@ export const LiveHolderSchema = z
     name: z.string().nullable().describe("Display name, when set"),
     outcome: z.string(),
     outcome_index: z.number().int(),
-    shares: z.number().describe("Outcome tokens held"),
+    shares: z.number().describe("Outcome tokens held (gross for this outcome)"),
+    avg_price: z.number().nullable().describe("Average entry price in [0, 1] when Polymarket reports it (Data API v2); else null"),
     verified: z.boolean().nullable(),
   })
   .meta({ id: "LiveHolder" });
@@ -33,7 +36,10 @@ export const LiveHolderGroupSchema = z
   .object({
     outcome: z.string(),
     outcome_index: z.number().int(),
-    token_id: z.string().nullable().describe("CLOB token id (77-digit decimal string)"),
+    token_id: z
+      .string()
+      .nullable()
+      .describe("Outcome id, a decimal string of up to 78 digits: the CLOB token id (V1 markets) or position id (V2 markets)"),
     holders: z.array(LiveHolderSchema).describe("Largest holders first"),
   })
   .meta({ id: "LiveHolderGroup" });
@@ -67,13 +73,15 @@ export const LiveSeriesSchema = z
     outcome: z.string().describe("The market's first outcome (the Yes side of a binary market)"),
     token_id: z.string(),
     volume_usd: z.number().describe("Total volume of the market, the ranking key"),
-    points: z.array(z.object({ t: z.number().int().describe("Unix seconds"), p: z.number().describe("Price in [0, 1]") })).describe("Oldest first"),
+    points: z
+      .array(z.object({ t: z.number().int().describe("Unix seconds"), p: z.number().describe("Price in [0, 1]") }))
+      .describe("Oldest first"),
   })
   .meta({ id: "LivePriceSeries" });
 
 export const LiveMarketRefSchema = z.object({ id: z.string(), condition_id: z.string(), question: z.string() });
 
-/** DESIGN.md "Parameters" defaults. */
+/** Defaults of docs/api-decisions.md#parameters. */
 export const LIVE_DEFAULTS = {
   holdersLimit: 20,
   activityHoldersLimit: 10,
@@ -86,66 +94,74 @@ export const LIVE_DEFAULTS = {
 const marketPath = z.object({ id: marketIdParam });
 const eventPath = z.object({ slug: slugParam });
 
-export const holdersLive = defineEndpoint({
-  method: "GET",
+/** A `-live` contract: GET behind a key, tagged Live, answering `{data, meta: LiveMeta}`, failing upstream with 502/504. */
+function liveEndpoint<D extends z.ZodType, Q extends z.ZodObject | undefined = undefined, P extends z.ZodObject | undefined = undefined>({
+  data,
+  ...contract
+}: Pick<EndpointContract, "path" | "summary" | "description"> & { query?: Q; params?: P; data: D }) {
+  return defineEndpoint({
+    method: "GET",
+    tags: ["Live"],
+    access: "key",
+    ...contract,
+    response: z.object({ data, meta: LiveMetaSchema }),
+    errors: [502, 504],
+  });
+}
+
+export const holdersLive = liveEndpoint({
   path: "/api/predmkt/markets/{id}/holders-live",
   summary: "Top holders per outcome (live)",
   description:
     "The largest holders of each outcome of one market, one group per outcome in outcome order. `{id}` is a Gamma " +
     "market id or a condition id. Cached 60 s. " +
     LIVE_NOTE,
-  tags: ["Live"],
-  access: "key",
   params: marketPath,
-  query: z.object({ limit: intParam({ min: 1, max: 100, default: LIVE_DEFAULTS.holdersLimit, description: "Holders per outcome, 1–100" }) }),
-  response: z.object({ data: z.array(LiveHolderGroupSchema), meta: LiveMetaSchema }),
-  errors: [502, 504],
+  query: z.object({
+    limit: intParam({ min: 1, max: 100, default: LIVE_DEFAULTS.holdersLimit, description: "Holders per outcome, 1–100" }),
+  }),
+  data: z.array(LiveHolderGroupSchema),
 });
 
-export const marketActivityLive = defineEndpoint({
-  method: "GET",
+export const marketActivityLive = liveEndpoint({
   path: "/api/predmkt/markets/{id}/activity-live",
   summary: "Holders and latest trades of one market (live)",
   description:
     "One market's top holders per outcome and its latest trades (newest first) in one response; the two upstream " +
     "calls run concurrently. `{id}` is a Gamma market id or a condition id. Cached 15 s. " +
     LIVE_NOTE,
-  tags: ["Live"],
-  access: "key",
   params: marketPath,
   query: z.object({
     holders_limit: intParam({ min: 1, max: 100, default: LIVE_DEFAULTS.activityHoldersLimit, description: "Holders per outcome, 1–100" }),
     trades_limit: intParam({ min: 1, max: 500, default: LIVE_DEFAULTS.activityTradesLimit, description: "Latest trades, 1–500" }),
   }),
-  response: z.object({
-    data: z.object({ market: LiveMarketRefSchema, holders: z.array(LiveHolderGroupSchema), trades: z.array(LiveTradeSchema) }),
-    meta: LiveMetaSchema,
-  }),
-  errors: [502, 504],
+  data: z.object({ market: LiveMarketRefSchema, holders: z.array(LiveHolderGroupSchema), trades: z.array(LiveTradeSchema) }),
 });
 
-export const eventActivityLive = defineEndpoint({
-  method: "GET",
+export const eventActivityLive = liveEndpoint({
   path: "/api/predmkt/events/{slug}/activity-live",
   summary: "Live trades across an event (live)",
   description:
     "Latest trades across every market of the event, newest first. `side` and `min_usd` (USD = shares × price) " +
     "filter before `limit` applies. Cached 10 s. " +
     LIVE_NOTE,
-  tags: ["Live"],
-  access: "key",
   params: eventPath,
   query: z.object({
-    side: enumParam(["BUY", "SELL"], { caseInsensitive: true, description: "Only buys or only sells (case-insensitive); both when omitted" }),
-    min_usd: numberParam({ min: 0, default: 0, description: "Minimum trade size in USD (shares × price), ≥ 0" }),
+    side: enumParam(["BUY", "SELL"], {
+      caseInsensitive: true,
+      description: "Only buys or only sells (case-insensitive); both when omitted",
+    }),
+    min_usd: numberParam({
+      min: 0,
+      default: 0,
+      description: "Minimum trade size in USD (shares × price), ≥ 0, applied to the latest 500 trades (of the side asked for)",
+    }),
     limit: intParam({ min: 1, max: 500, default: LIVE_DEFAULTS.eventActivityLimit, description: "Trades, 1–500" }),
   }),
-  response: z.object({ data: z.array(LiveTradeSchema), meta: LiveMetaSchema }),
-  errors: [502, 504],
+  data: z.array(LiveTradeSchema),
 });
 
-export const eventHistoryLive = defineEndpoint({
-  method: "GET",
+export const eventHistoryLive = liveEndpoint({
   path: "/api/predmkt/events/{slug}/history-live",
   summary: "Price history of an event's top markets (live)",
   description:
@@ -154,15 +170,12 @@ export const eventHistoryLive = defineEndpoint({
     "`{t, p}` (unix seconds, price 0–1) at a resolution set by `interval` (1h: 1 min, 6h: 5 min, 1d: 15 min, " +
     "1w: 1 h, 1m: 4 h, max: 1 day). Cached 90 s. " +
     LIVE_NOTE,
-  tags: ["Live"],
-  access: "key",
   params: eventPath,
   query: z.object({
     interval: enumParam(["1h", "6h", "1d", "1w", "1m", "max"], { default: LIVE_DEFAULTS.historyInterval, description: "History span" }),
     markets: intParam({ min: 1, max: 20, default: LIVE_DEFAULTS.historyMarkets, description: "Number of top markets by volume, 1–20" }),
   }),
-  response: z.object({ data: z.array(LiveSeriesSchema), meta: LiveMetaSchema }),
-  errors: [502, 504],
+  data: z.array(LiveSeriesSchema),
 });
 
 export type LiveHolderGroup = z.infer<typeof LiveHolderGroupSchema>;
@@ -170,4 +183,4 @@ export type LiveTrade = z.infer<typeof LiveTradeSchema>;
 export type LiveSeries = z.infer<typeof LiveSeriesSchema>;
 export type LiveMeta = z.infer<typeof LiveMetaSchema>;
 
-export const endpoints: EndpointContract[] = [holdersLive, marketActivityLive, eventActivityLive, eventHistoryLive] as unknown as EndpointContract[];
+export const endpoints: EndpointContract[] = [holdersLive, marketActivityLive, eventActivityLive, eventHistoryLive];

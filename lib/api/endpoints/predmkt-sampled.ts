@@ -1,186 +1,34 @@
-// Contracts of the endpoints that read the service's own sampled history (spec §4.1, §4.2, §4.4), and of the cron
+// Contracts of the endpoints that read the service's own sampled history (docs/api-decisions.md#sampled-endpoints), and of the cron
 // route that runs the sampler. Definitions of every computed figure are in the descriptions, for users to read.
 import { z } from "zod";
 import { ABNORMAL_RULES } from "@/lib/analytics/abnormal";
+import {
+  AbnormalTradeSchema,
+  CategorySchema,
+  CHANGE_DEFINITION,
+  ChangeSchema,
+  EventDetailSchema,
+  EventSchema,
+  HistorySeriesSchema,
+  isoTime,
+  MoverSchema,
+  StatsSchema,
+  TickSchema,
+  TradeSchema,
+  WhaleSchema,
+} from "@/lib/predmkt/shapes";
+import { CHANGE_WINDOWS, EVENT_ORDERS, HISTORY_WINDOWS, MOVER_WINDOWS } from "@/lib/predmkt/windows";
+import { RESOLUTION_STATUSES } from "@/lib/resolution/status";
 import { defineEndpoint } from "../contract";
-import { enumParam, envelope, intParam, marketIdParam, slugParam } from "../schemas";
+import { enumParam, envelope, intParam, marketIdParam, MetaSchema, slugParam } from "../schemas";
 
 const boundedInt = (min: number, max: number, fallback: number) => intParam({ min, max, default: fallback });
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => enumParam(values, { default: fallback });
 
 const SAMPLED_NOTE =
-  "Reads the service's own sampled data (`meta.source: \"sampled\"`); `meta.as_of` is the time of the sample the " +
+  'Reads the service\'s own sampled data (`meta.source: "sampled"`); `meta.as_of` is the time of the sample the ' +
   "answer comes from. Before the first sampler pass has completed the answer is empty data with `meta.as_of: null` " +
   "and `meta.note` saying so.";
-
-export const CHANGE_WINDOWS = ["1h", "24h", "7d", "30d"] as const;
-export const MOVER_WINDOWS = ["1m", "5m", "15m", "30m", "1h", "4h", "12h", "24h", "7d"] as const;
-export const HISTORY_WINDOWS = ["24h", "7d", "30d"] as const;
-export const EVENT_ORDERS = ["volume24hr", "volume", "liquidity"] as const;
-
-const CHANGE_DEFINITION =
-  "Change over a window W = probability at the latest sample (`meta.as_of`) − probability of the latest stored " +
-  "sample at or before `as_of − W`. Samples are stored when a price changes, plus an hourly heartbeat, so a stored " +
-  "sample's price holds until the next one. Windows up to 24 h read the 1-minute raw samples; 7 d reads 15-minute " +
-  "rollups and 30 d hourly rollups (a rollup point at bucket start t carries the bucket's closing price). An outcome " +
-  "with no sample that old (first sampled inside the window) is left out, not guessed. `change` is in probability " +
-  "points as a fraction (0.05 = +5 points).";
-
-const probability = z.number().min(0).max(1);
-const isoTime = z.string().describe("ISO 8601 UTC");
-
-export const StatsSchema = z
-  .object({
-    active_events: z.number().int(),
-    active_markets: z.number().int(),
-    volume_24h_usd: z.number(),
-    volume_usd: z.number(),
-    liquidity_usd: z.number(),
-    categories: z.number().int(),
-  })
-  .meta({ id: "Stats" });
-
-export const CategorySchema = z
-  .object({
-    slug: z.string(),
-    label: z.string(),
-    event_count: z.number().int(),
-    volume_24h_usd: z.number(),
-    liquidity_usd: z.number(),
-  })
-  .meta({ id: "Category" });
-
-export const EventSchema = z
-  .object({
-    id: z.string(),
-    slug: z.string(),
-    title: z.string(),
-    category: z.string().nullable().describe("Category slug"),
-    category_label: z.string().nullable(),
-    volume_24h_usd: z.number(),
-    volume_usd: z.number(),
-    liquidity_usd: z.number(),
-    end_date: isoTime.nullable(),
-    market_count: z.number().int().describe("Open markets of the event"),
-    active: z.boolean().describe("Open: active, not closed, not archived"),
-  })
-  .meta({ id: "Event" });
-
-export const OutcomeSchema = z
-  .object({
-    index: z.number().int(),
-    name: z.string(),
-    token_id: z.string().describe("CLOB token id, a 77-digit decimal string"),
-    probability: probability.nullable(),
-  })
-  .meta({ id: "Outcome" });
-
-export const MarketSchema = z
-  .object({
-    id: z.string(),
-    condition_id: z.string(),
-    slug: z.string(),
-    question: z.string(),
-    active: z.boolean(),
-    closed: z.boolean(),
-    volume_24h_usd: z.number(),
-    volume_usd: z.number(),
-    liquidity_usd: z.number(),
-    end_date: isoTime.nullable(),
-    outcomes: z.array(OutcomeSchema),
-  })
-  .meta({ id: "Market" });
-
-export const EventDetailSchema = EventSchema.extend({ markets: z.array(MarketSchema) }).meta({ id: "EventDetail" });
-
-export const ChangeSchema = z
-  .object({
-    market_id: z.string(),
-    question: z.string(),
-    event_slug: z.string(),
-    outcome: z.string(),
-    outcome_index: z.number().int(),
-    token_id: z.string(),
-    probability_now: probability,
-    probability_then: probability,
-    change: z.number().min(-1).max(1),
-    window: z.string(),
-    then_at: isoTime.describe("Time of the sample (or rollup bucket) `probability_then` comes from"),
-  })
-  .meta({ id: "ProbabilityChange" });
-
-export const MoverSchema = ChangeSchema.extend({ volume_24h_usd: z.number() }).meta({ id: "Mover" });
-
-export const TradeSchema = z
-  .object({
-    id: z.string(),
-    tx_hash: z.string(),
-    market_id: z.string().nullable(),
-    condition_id: z.string(),
-    event_slug: z.string().nullable(),
-    question: z.string().nullable(),
-    outcome: z.string().nullable(),
-    outcome_index: z.number().int().nullable(),
-    side: z.enum(["BUY", "SELL"]),
-    price: z.number(),
-    shares: z.number(),
-    usd_size: z.number(),
-    wallet: z.string(),
-    pseudonym: z.string().nullable(),
-    timestamp: isoTime,
-  })
-  .meta({ id: "Trade" });
-
-export const AbnormalTradeSchema = TradeSchema.extend({
-  score: z.number(),
-  robust_z: z.number().nullable().describe("Modified z-score of ln(usd_size); null with too few reference trades"),
-  market_median_usd: z.number().nullable(),
-  share_of_market_24h_volume: z.number().min(0).max(1),
-  reason: z.string(),
-}).meta({ id: "AbnormalTrade" });
-
-export const WhaleSchema = z
-  .object({
-    wallet: z.string(),
-    pseudonym: z.string().nullable(),
-    market_id: z.string(),
-    condition_id: z.string(),
-    question: z.string(),
-    outcome: z.string(),
-    outcome_index: z.number().int(),
-    token_id: z.string(),
-    shares: z.number(),
-    entry_price: z.number().nullable().describe("Average entry price; null when the upstream does not know it"),
-    current_price: z.number().nullable(),
-    value_usd: z.number(),
-    unrealized_pnl_usd: z.number().nullable(),
-    sampled_at: isoTime,
-  })
-  .meta({ id: "WhalePosition" });
-
-export const TickSchema = z
-  .object({
-    market_id: z.string(),
-    question: z.string(),
-    token_id: z.string(),
-    outcome: z.string(),
-    outcome_index: z.number().int(),
-    price: probability,
-    previous_price: probability.nullable(),
-    timestamp: isoTime,
-  })
-  .meta({ id: "PriceTick" });
-
-export const HistorySeriesSchema = z
-  .object({
-    market_id: z.string(),
-    question: z.string(),
-    outcome: z.string(),
-    token_id: z.string(),
-    resolution_s: z.number().int().describe("60 (raw samples), 900 or 3600 (rollups)"),
-    points: z.array(z.object({ t: z.number().int().describe("Unix seconds"), p: probability })),
-  })
-  .meta({ id: "HistorySeries" });
 
 const listMeta = "Lists carry `meta.count` (and `meta.limit`, `meta.offset`, `meta.total` where paged).";
 
@@ -218,6 +66,10 @@ export const eventsEndpoint = defineEndpoint({
     category: slugParam.optional().describe("Category slug (see /api/predmkt/categories)"),
     order: oneOf(EVENT_ORDERS, "volume24hr").describe("Sort key, descending"),
     q: z.string().trim().min(1).max(200).optional().describe("Case-insensitive substring of the title (1-200 chars)"),
+    resolution: enumParam(RESOLUTION_STATUSES, {
+      description:
+        "Only events with a market in this resolution status (from our oracle index, see `resolution_statuses`); `none`: no market in dispute",
+    }),
     limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500"),
     offset: boundedInt(0, 10_000, 0).describe("Rows to skip, 0–10000; past the end gives an empty page"),
   }),
@@ -260,9 +112,35 @@ export const moversEndpoint = defineEndpoint({
   query: z.object({
     window: oneOf(MOVER_WINDOWS, "24h").describe("Look-back window, 1 minute to 7 days"),
     limit: boundedInt(1, 500, 20).describe("Rows to return, 1–500"),
+    exclude_resolution: enumParam(["true", "false"], {
+      default: "false",
+      description: "true: leave out moves with a `resolution_context` (a proposal or dispute of the market's UMA resolution explains them)",
+    }),
   }),
   response: envelope(z.array(MoverSchema)),
 });
+
+/** `meta.tape_gaps`: stretches of the tape the sampler could not read (answers built on the tape say what they miss). */
+const TapeGapSchema = z
+  .object({
+    from: z.string().describe("ISO 8601 UTC start of the unread stretch"),
+    to: z.string().describe("ISO 8601 UTC end of the unread stretch"),
+    estimated_count: z.number().int().describe("Fills the stretch probably held, from the tape's observed density"),
+    reason: z.string(),
+  })
+  .meta({ id: "TapeGap" });
+
+function tapeEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({
+    data,
+    meta: MetaSchema.extend({
+      tape_gaps: z
+        .array(TapeGapSchema)
+        .optional()
+        .describe("Stretches of the last 49 h of the tape that Polymarket could not give the sampler; empty when complete"),
+    }),
+  });
+}
 
 export const abnormalEndpoint = defineEndpoint({
   method: "GET",
@@ -281,7 +159,7 @@ export const abnormalEndpoint = defineEndpoint({
   tags: ["Movers and large traders"],
   access: "key",
   query: z.object({ limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500") }),
-  response: envelope(z.array(AbnormalTradeSchema)),
+  response: tapeEnvelope(z.array(AbnormalTradeSchema)),
 });
 
 export const whalesEndpoint = defineEndpoint({
@@ -289,12 +167,20 @@ export const whalesEndpoint = defineEndpoint({
   path: "/api/predmkt/whales",
   summary: "Largest open positions",
   description:
-    "Positions of the top holders of the biggest open markets (refreshed about every 10 minutes), ranked by value " +
-    "= shares × current probability; unrealized PnL = shares × (current − entry price). Ties by wallet. " +
+    "Positions of the top holders (20 per outcome, with their average entry price) of every open market with at " +
+    "least $10,000 of total volume, ranked by value = shares × current probability; unrealized PnL = shares × " +
+    "(current − entry price). Ties by wallet. Markets are refreshed on a rotating schedule — the 100 biggest every " +
+    "10 minutes, markets above $100k every 30, the rest every 2 hours — so `sampled_at` says how fresh each position " +
+    "is and `meta.oldest_sampled_at` the oldest in the answer. " +
     SAMPLED_NOTE,
   tags: ["Movers and large traders"],
   access: "key",
-  query: z.object({ limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500") }),
+  query: z.object({
+    limit: boundedInt(1, 500, 50).describe("Rows to return, 1–500"),
+    market_id: marketIdParam.optional().describe("Only positions in this market (Gamma id or condition id)"),
+    event_slug: slugParam.optional().describe("Only positions in this event's markets"),
+    min_usd: z.coerce.number().min(0).default(0).describe("Minimum position value in USD (shares × current probability)"),
+  }),
   response: envelope(z.array(WhaleSchema)),
 });
 
@@ -311,7 +197,7 @@ export const tradesEndpoint = defineEndpoint({
     min_usd: z.coerce.number().min(0).default(0).describe("Minimum USD size"),
     limit: boundedInt(1, 500, 100).describe("Rows to return, 1–500"),
   }),
-  response: envelope(z.array(TradeSchema)),
+  response: tapeEnvelope(z.array(TradeSchema)),
 });
 
 export const liveEndpoint = defineEndpoint({
@@ -359,6 +245,9 @@ export const CronResultSchema = z
       trades: z.number().int(),
       whales: z.number().int(),
     }),
+    upstream_requests: z
+      .record(z.string(), z.number().int())
+      .describe('Upstream requests this pass sent (retries included) by host and endpoint, ids folded: {"data /v2/trades": 41}'),
     error: z.string().nullable(),
   })
   .meta({ id: "SamplerPass" });
@@ -370,7 +259,7 @@ export const cronSampleEndpoint = defineEndpoint({
   description:
     "Runs one pass synchronously and answers its summary. Needs `Authorization: Bearer <CRON_SECRET>` (no API " +
     "key); a missing or wrong secret is a 401. If another pass holds the lease the answer is 200 with " +
-    "`status: \"skipped\"`; a pass that failed upstream answers 200 with `status: \"failed\"` and the error (what it " +
+    '`status: "skipped"`; a pass that failed upstream answers 200 with `status: "failed"` and the error (what it ' +
     "committed is kept).",
   tags: ["System"],
   access: "public",

@@ -13,9 +13,35 @@ export const healthEndpoint = defineEndpoint({
     version: z.string(),
     time: z.string(),
     checks: z.object({
-      database: z.object({ ok: z.boolean(), kind: z.enum(["pglite", "postgresql"]), latency_ms: z.number().nullable(), error: z.string().optional() }),
-      rate_limit_store: z.object({ ok: z.boolean(), kind: z.enum(["memory", "upstash", "redis"]), latency_ms: z.number().nullable(), error: z.string().optional() }),
+      database: z.object({
+        ok: z.boolean(),
+        kind: z.enum(["pglite", "postgresql"]),
+        latency_ms: z.number().nullable(),
+        error: z.string().optional(),
+      }),
+      rate_limit_store: z.object({
+        ok: z.boolean(),
+        kind: z.enum(["memory", "upstash", "redis"]),
+        latency_ms: z.number().nullable(),
+        error: z.string().optional(),
+      }),
     }),
+    upstream: z
+      .object({
+        last_pass: z
+          .object({
+            at: z.string(),
+            dropped_items: z.number().int().describe("Upstream list items the last completed pass dropped as unparseable"),
+          })
+          .nullable(),
+        dropped_items_since_start: z
+          .record(z.string(), z.number().int())
+          .describe("Unparseable upstream items dropped by this process, by kind (event, market, trade, holder, ...)"),
+        tape_gaps: z
+          .array(z.object({ from: z.string(), to: z.string(), estimated_count: z.number().int(), reason: z.string() }))
+          .describe("Stretches of the last 49 h of the trade tape the sampler could not read"),
+      })
+      .describe("Completeness of the sampled Polymarket data"),
   }),
 });
 
@@ -32,10 +58,26 @@ export const pingEndpoint = defineEndpoint({
   method: "GET",
   path: "/api/ping",
   summary: "Liveness probe",
-  description: "No key needed, no I/O: answers `{\"ok\": true}` as long as the process serves HTTP.",
+  description: 'No key needed, no I/O: answers `{"ok": true}` as long as the process serves HTTP.',
   tags: ["System"],
   access: "public",
   response: z.object({ ok: z.literal(true) }),
 });
 
-export const endpoints = [healthEndpoint, pingEndpoint, openapiEndpoint];
+export const metricsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/api/metrics",
+  summary: "Prometheus metrics",
+  description:
+    "Off unless the deployment sets `METRICS_TOKEN` (then a 404). Needs `Authorization: Bearer <METRICS_TOKEN>`; failed " +
+    "attempts are limited per client address like the cron routes. Prometheus text format: API requests and latency by " +
+    "route and status, upstream attempts by host and outcome, oracle RPC requests by chain and method, cache lookups by " +
+    "layer and outcome, sampler pass durations, and the sampler and oracle-index lags.",
+  tags: ["System"],
+  access: "public",
+  contentType: "text/plain; version=0.0.4; charset=utf-8",
+  errors: [401, 404],
+  response: z.string().describe("Prometheus text exposition format 0.0.4"),
+});
+
+export const endpoints = [healthEndpoint, pingEndpoint, openapiEndpoint, metricsEndpoint];

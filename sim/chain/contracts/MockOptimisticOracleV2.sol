@@ -118,6 +118,35 @@ contract MockOptimisticOracleV2 {
         oracle.requestPrice(identifier, dvmTime, stampAncillaryData(ancillaryData, requester));
     }
 
+    /// Bulk seeding for the bench's mainnet-scale world: each question requested, proposed at its proposal time and
+    /// disputed in this one transaction, with the real DisputePrice event and the real forward to the child tunnel.
+    function seedBulkDisputes(
+        address requester,
+        bytes32 identifier,
+        uint256[] calldata timestamps,
+        uint256[] calldata proposalTimes,
+        bytes[] calldata ancillaries,
+        address proposer,
+        address disputer
+    ) external {
+        for (uint256 i = 0; i < timestamps.length; i++) {
+            _seedDisputed(requester, identifier, timestamps[i], proposalTimes[i], ancillaries[i], proposer, disputer);
+        }
+    }
+
+    function _seedDisputed(address requester, bytes32 identifier, uint256 timestamp, uint256 proposalTime, bytes calldata ancillaryData, address proposer, address disputer) private {
+        Request storage r = requests[_id(requester, identifier, timestamp, ancillaryData)];
+        require(r.currency == address(0), "exists");
+        r.currency = address(0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174);
+        r.requestSettings = RequestSettings(true, false, false, true, false, 750e6, defaultLiveness);
+        r.proposer = proposer;
+        r.disputer = disputer;
+        r.proposedPrice = 1e18;
+        r.expirationTime = proposalTime + defaultLiveness;
+        emit DisputePrice(requester, proposer, disputer, identifier, timestamp, ancillaryData, 1e18);
+        oracle.requestPrice(identifier, proposalTime, stampAncillaryData(ancillaryData, requester));
+    }
+
     // The DVM's answer reaching Polygon through the tunnel: the request becomes Resolved.
     function seedPushDvmPrice(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData, int256 price) external {
         bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
@@ -129,7 +158,11 @@ contract MockOptimisticOracleV2 {
     function seedSettle(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) external {
         bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
         Request storage r = requests[id];
-        require(getState(requester, identifier, timestamp, ancillaryData) == State.Resolved, "not resolved");
+        // UMAprotocol/protocol OptimisticOracleV2._settle: an Expired (undisputed) proposal settles at the proposed
+        // price, a Resolved (disputed) one at the DVM's; anything else reverts "_settle: not settleable".
+        State state = getState(requester, identifier, timestamp, ancillaryData);
+        require(state == State.Resolved || state == State.Expired, "not settleable");
+        if (state == State.Expired) r.resolvedPrice = r.proposedPrice;
         r.settled = true;
         emit Settle(requester, r.proposer, r.disputer, identifier, timestamp, ancillaryData, r.resolvedPrice, r.reward + r.requestSettings.bond);
     }

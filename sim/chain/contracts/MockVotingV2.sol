@@ -89,6 +89,9 @@ contract MockVotingV2 {
     mapping(uint256 => Round) public rounds;
     mapping(bytes32 => PriceRequest) public priceRequests;
     mapping(bytes32 => bool) private resolved;
+    // Lazy processing as VotingV2 does it: a request whose vote concluded is resolved only when someone processes the
+    // pending list (any vote, stake or getNumberOfPriceRequestsPostUpdate-style call); until then it stays pending.
+    mapping(bytes32 => bool) private resolvable;
     bytes32[] public pendingPriceRequestsIds;
     bytes32[] public resolvedPriceRequestIds;
     uint128 public cumulativeStake;
@@ -127,6 +130,21 @@ contract MockVotingV2 {
         return (pendingPriceRequestsIds.length, resolvedPriceRequestIds.length);
     }
 
+    // Non-view in VotingV2 (it processes resolvable requests first); UMA recommends it over the plain, possibly stale one.
+    function getNumberOfPriceRequestsPostUpdate() external returns (uint256 numberPendingPriceRequests, uint256 numberResolvedPriceRequests) {
+        uint32 currentRoundId = getCurrentRoundId();
+        uint256 processed;
+        for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
+            RequestStatus status = _status(pendingPriceRequestsIds[i], currentRoundId);
+            if (status == RequestStatus.Resolved || status == RequestStatus.ToDelete) processed++;
+        }
+        uint256 nowResolved;
+        for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
+            if (_status(pendingPriceRequestsIds[i], currentRoundId) == RequestStatus.Resolved) nowResolved++;
+        }
+        return (pendingPriceRequestsIds.length - processed, resolvedPriceRequestIds.length + nowResolved);
+    }
+
     function getPendingRequests() external view returns (PendingRequestAncillaryAugmented[] memory) {
         uint32 currentRoundId = getCurrentRoundId();
         uint256 count;
@@ -139,7 +157,7 @@ contract MockVotingV2 {
             bytes32 id = pendingPriceRequestsIds[i];
             if (_status(id, currentRoundId) != RequestStatus.Active) continue;
             PriceRequest storage r = priceRequests[id];
-            out[n++] = PendingRequestAncillaryAugmented(r.lastVotingRound, r.isGovernance, r.time, r.rollCount, r.identifier, r.ancillaryData);
+            out[n++] = PendingRequestAncillaryAugmented(r.lastVotingRound, r.isGovernance, r.time, _actualRollCount(r, currentRoundId), r.identifier, r.ancillaryData);
         }
         return out;
     }
@@ -174,6 +192,15 @@ contract MockVotingV2 {
     // Non-view in the real contract: it applies pending slashes before answering; callers use eth_call.
     function getVoterStakePostUpdate(address voter) external returns (uint128) {
         VoterStake storage s = voterStakes[voter];
+        // Like VotingV2._updateTrackers: every request resolved since the staker's last update is visited, so a
+        // dormant staker far behind costs gas in proportion (UMA added updateTrackersRange for this).
+        uint256 visited;
+        for (uint256 i = s.nextIndexToProcess; i < resolvedPriceRequestIds.length; i++) {
+            PriceRequest storage r = priceRequests[resolvedPriceRequestIds[i]];
+            visited += uint256(r.time) + uint256(r.identifier) % 2;
+        }
+        require(visited != type(uint256).max, "unreachable");
+        s.nextIndexToProcess = uint64(resolvedPriceRequestIds.length);
         if (s.unappliedSlash != 0) {
             s.stake = uint128(int128(s.stake) + s.unappliedSlash);
             s.unappliedSlash = 0;
@@ -287,7 +314,81 @@ contract MockVotingV2 {
         emit RequestResolved(r.lastVotingRound, resolvedPriceRequestIds.length - 1, identifier, time, ancillaryData, price);
     }
 
+    // ---- bulk seeding for the bench's mainnet-scale world: one transaction, many real events ----
+
+    /// Requests voted and resolved in the given rounds (RequestAdded + RequestResolved each).
+    function seedBulkResolved(bytes32 identifier, uint256[] calldata times, bytes[] calldata ancillaries, uint32[] calldata roundIds, int256 price) external {
+        for (uint256 i = 0; i < times.length; i++) _seedResolved(identifier, times[i], ancillaries[i], roundIds[i], price);
+    }
+
+    function _seedResolved(bytes32 identifier, uint256 time, bytes calldata ancillaryData, uint32 roundId, int256 price) private {
+        bytes32 id = _requestId(identifier, time, ancillaryData);
+        PriceRequest storage r = priceRequests[id];
+        r.lastVotingRound = roundId;
+        r.time = uint64(time);
+        r.identifier = identifier;
+        resolved[id] = true;
+        resolvedPriceRequestIds.push(id);
+        rounds[roundId].numberOfRequestsToVote++;
+        emit RequestAdded(msg.sender, roundId, identifier, time, ancillaryData, false);
+        emit RequestResolved(roundId, resolvedPriceRequestIds.length - 1, identifier, time, ancillaryData, price);
+    }
+
+    /// Reveals of one request in one (past) round, with the round's thresholds frozen as the first reveal does.
+    function seedBulkReveals(uint32 roundId, address[] calldata voters, bytes32 identifier, uint256 time, bytes calldata ancillaryData, int256 price) external {
+        Round storage round = rounds[roundId];
+        if (round.cumulativeStakeAtRound == 0) {
+            round.slashingLibrary = SLASHING_LIBRARY;
+            round.minParticipationRequirement = gat;
+            round.minAgreementRequirement = uint128((uint256(spat) * cumulativeStake) / 1e18);
+            round.cumulativeStakeAtRound = cumulativeStake;
+        }
+        for (uint256 i = 0; i < voters.length; i++) _emitRevealIn(roundId, voters[i], identifier, time, ancillaryData, price);
+    }
+
+    function _emitRevealIn(uint32 roundId, address voter, bytes32 identifier, uint256 time, bytes calldata ancillaryData, int256 price) private {
+        uint128 numTokens = voterStakes[voter].stake;
+        bytes memory text = ancillaryData;
+        emit VoteRevealed(voter, voter, roundId, identifier, time, text, price, numTokens);
+    }
+
+    /// A staker whose slashing trackers stopped `behind` resolved requests ago (a dormant staker).
+    function seedTrackersBehind(address voter, uint64 behind) external {
+        uint256 n = resolvedPriceRequestIds.length;
+        voterStakes[voter].nextIndexToProcess = uint64(n > behind ? n - behind : 0);
+    }
+
+    /// The round's vote concluded on a price; the request stays in the pending list until processed (lazy).
+    function seedConcludeVote(bytes32 identifier, uint256 time, bytes calldata ancillaryData) external {
+        bytes32 id = _requestId(identifier, time, ancillaryData);
+        require(priceRequests[id].time != 0 && !resolved[id], "not pending");
+        resolvable[id] = true;
+    }
+
+    /// Deletes a request rolled past maxRolls, as VotingV2's processing does (emits the real RequestDeleted).
+    function seedDelete(bytes32 identifier, uint256 time, bytes calldata ancillaryData) external {
+        bytes32 id = _requestId(identifier, time, ancillaryData);
+        PriceRequest storage r = priceRequests[id];
+        require(r.time != 0 && !resolved[id], "not pending");
+        for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
+            if (pendingPriceRequestsIds[i] == id) {
+                pendingPriceRequestsIds[i] = pendingPriceRequestsIds[pendingPriceRequestsIds.length - 1];
+                pendingPriceRequestsIds.pop();
+                break;
+            }
+        }
+        emit RequestDeleted(identifier, time, ancillaryData, r.rollCount);
+        delete priceRequests[id];
+    }
+
     // ---- internals ----
+
+    // VotingV2._getActualRollCount: a request whose round passed unresolved has rolled once per round since, whether or
+    // not anyone processed the queue (RequestRolled is emitted only then).
+    function _actualRollCount(PriceRequest storage r, uint32 currentRoundId) private view returns (uint32) {
+        if (currentRoundId <= r.lastVotingRound) return r.rollCount;
+        return r.rollCount + currentRoundId - r.lastVotingRound;
+    }
 
     function _requestId(bytes32 identifier, uint256 time, bytes memory ancillaryData) private pure returns (bytes32) {
         return keccak256(abi.encode(identifier, time, ancillaryData));
@@ -297,8 +398,10 @@ contract MockVotingV2 {
         PriceRequest storage r = priceRequests[id];
         if (r.time == 0) return RequestStatus.NotRequested;
         if (resolved[id]) return RequestStatus.Resolved;
+        // getPriceRequestStatuses reports what processing would make of it: a concluded vote of a past round resolves.
+        if (resolvable[id] && r.lastVotingRound < currentRoundId) return RequestStatus.Resolved;
         if (r.lastVotingRound > currentRoundId) return RequestStatus.Future;
-        if (r.lastVotingRound < currentRoundId && r.rollCount >= maxRolls) return RequestStatus.ToDelete;
+        if (r.lastVotingRound < currentRoundId && _actualRollCount(r, currentRoundId) > maxRolls && !r.isGovernance) return RequestStatus.ToDelete;
         // A request whose round passed unresolved would roll into this one when processed: it is up for vote now.
         return RequestStatus.Active;
     }

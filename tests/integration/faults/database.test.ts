@@ -22,7 +22,14 @@ describe.runIf(await postgresAvailable())("database unreachable mid-run", () => 
     await migratePostgres(direct.toString());
     proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     const viaProxy = Object.assign(new URL(direct.toString()), { port: String(proxy.port) }).toString();
-    app = await startApp({ env: { DATABASE_URL: viaProxy, JWT_SECRET: "fault-test-secret-0123456789-abcdefghij", CRON_SECRET: "fault-cron", KEY_CACHE_TTL_S: "0" } });
+    app = await startApp({
+      env: {
+        DATABASE_URL: viaProxy,
+        JWT_SECRET: "fault-test-secret-0123456789-abcdefghij",
+        CRON_SECRET: "fault-cron-secret-0123456789-abcdefghij",
+        KEY_CACHE_TTL_S: "0",
+      },
+    });
     key = await createTestKey({ ...app, databaseUrl: direct.toString() });
   });
   afterAll(async () => {
@@ -32,7 +39,8 @@ describe.runIf(await postgresAvailable())("database unreachable mid-run", () => 
     await admin.end();
   });
 
-  const get = (path: string) => fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(20_000) });
+  const get = (path: string) =>
+    fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(20_000) });
 
   it("503 problem+json while down, 200 again after it returns", async () => {
     expect((await get("/api/predmkt/stats")).status).toBe(200);

@@ -3,6 +3,7 @@
 // body; `failAfter(n)` forwards the next n requests and then behaves like `down` (a node dying mid-scan).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { detach } from "@/tests/helpers/detach";
 
 export type RpcMode = "up" | "down" | "hang" | "http_500" | "malformed";
 
@@ -23,7 +24,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let forwarded = 0;
   let received = 0;
   const hanging = new Set<http.ServerResponse>();
-  const server = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     received += 1;
@@ -35,13 +36,18 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     budget -= 1;
     forwarded += 1;
     try {
-      const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+      const upstream = await fetch(target, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: Buffer.concat(chunks),
+      });
       res.writeHead(upstream.status, { "content-type": "application/json" });
       res.end(Buffer.from(await upstream.arrayBuffer()));
     } catch {
       res.socket?.destroy();
     }
-  });
+  };
+  const server = http.createServer(detach(handle));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -52,15 +52,17 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       JWT_SECRET: "sampler-kill-test-jwt-secret-0123456789",
-      CRON_SECRET: "sampler-kill-test-cron",
-      POLYMARKET_GAMMA_URL: sim.gammaUrl,
-      POLYMARKET_DATA_URL: sim.dataUrl,
-      POLYMARKET_CLOB_URL: sim.clobUrl,
+      CRON_SECRET: "sampler-kill-test-cron-secret-0123456789",
+      ...sim.env,
       SAMPLER_INTERVAL_S: "3600",
     });
     // tsx as a loader inside this one process (not the tsx CLI, which runs the script in a grandchild that a SIGKILL
     // of its parent would leave running).
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/sampler.ts"], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: "ignore" });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/sampler.ts"], {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      stdio: "ignore",
+    });
     children.add(child);
     child.once("exit", () => children.delete(child));
     return child;
@@ -73,7 +75,12 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
     await exited;
   }
 
-  async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+  async function waitFor<T>(
+    what: string,
+    probe: () => Promise<T | null | undefined | false>,
+    timeoutMs = 60_000,
+    everyMs = 100,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await probe();
@@ -83,13 +90,24 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
     }
   }
 
-  const runs = () => query<{ id: number; status: string; started_at: Date; finished_at: Date | null; error: string | null }>(`SELECT id, status, started_at, finished_at, error FROM sampler_runs ORDER BY id`);
-  const watermark = async () => Number((await query<{ value: string }>(`SELECT value FROM sampler_state WHERE key = 'trades_watermark'`))[0]?.value ?? 0);
+  const runs = () =>
+    query<{ id: number; status: string; started_at: Date; finished_at: Date | null; error: string | null }>(
+      `SELECT id, status, started_at, finished_at, error FROM sampler_runs ORDER BY id`,
+    );
+  const leaseHeld = async () => (await query<{ n: number }>(`SELECT count(*)::int AS n FROM sampler_lease`))[0].n > 0;
+  const watermark = async () =>
+    Number((await query<{ value: string }>(`SELECT value FROM sampler_state WHERE key = 'trades_watermark'`))[0]?.value ?? 0);
 
   it("a re-run after the kill leaves no duplicates, no gaps except the killed pass, and records the killed pass", async () => {
     // Pass 1, to completion.
     const first = startSamplerProcess();
-    await waitFor("pass 1 to finish", async () => (await runs()).find((r) => r.status === "ok"), 90_000);
+    // The run is marked ok before the lease is released: a kill in between would leave the lease held, and pass 2
+    // would skip (its loop then idles for an hour). Pass 1 has finished once both are true.
+    await waitFor(
+      "pass 1 to finish and release its lease",
+      async () => (await runs()).some((r) => r.status === "ok") && !(await leaseHeld()),
+      90_000,
+    );
     await kill(first);
     const [pass1] = await runs();
     const watermark1 = await watermark();
@@ -102,10 +120,15 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
     await new Promise((r) => setTimeout(r, 2000)); // new trades and a later sample time than pass 1
     sim.setFault({ target: "data", path: "/trades", mode: "latency", latency_ms: 30_000 });
     const second = startSamplerProcess();
-    await waitFor("pass 2 to start writing prices", async () => {
-      const [row] = await query(`SELECT count(*)::int AS n FROM outcomes WHERE priced_at > $1`, [pass1.finished_at]);
-      return row.n > 0;
-    }, 90_000, 5);
+    await waitFor(
+      "pass 2 to start writing prices",
+      async () => {
+        const [row] = await query(`SELECT count(*)::int AS n FROM outcomes WHERE priced_at > $1`, [pass1.finished_at]);
+        return row.n > 0;
+      },
+      90_000,
+      5,
+    );
     await kill(second);
     const afterKill = await runs();
     expect(afterKill.map((r) => r.status)).toEqual(["ok", "running"]);
@@ -147,7 +170,10 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
 
     // No gap in prices: every priced outcome was priced by pass 3, and its newest raw sample is its current price,
     // stored at the time the outcome says it last stored one.
-    const stalePrices = await query(`SELECT count(*)::int AS n FROM outcomes WHERE price IS NOT NULL AND (priced_at < $1 OR priced_at > $2)`, [pass3.started_at, pass3.finished_at]);
+    const stalePrices = await query(
+      `SELECT count(*)::int AS n FROM outcomes WHERE price IS NOT NULL AND (priced_at < $1 OR priced_at > $2)`,
+      [pass3.started_at, pass3.finished_at],
+    );
     expect(stalePrices[0].n).toBe(0);
     const disagreeing = await query(
       `SELECT count(*)::int AS n FROM outcomes o

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey, revokeTestKey } from "../../helpers/keys";
 import { type RunningApp, startApp } from "../../helpers/server";
+import { clearOfWindowEdge } from "../../helpers/rate-window";
 
 let app: RunningApp;
 let proKey: string;
@@ -18,7 +19,14 @@ async function expectProblem(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toBe("application/problem+json");
   const body = await res.json();
-  expect(body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), code, request_id: expect.any(String) });
+  expect(body).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code,
+    request_id: expect.any(String),
+  });
   expect(res.headers.get("x-request-id")).toBe(body.request_id);
   return body;
 }
@@ -33,7 +41,11 @@ describe("credentials", () => {
   });
 
   it("unknown, malformed and revoked keys → 401 with their own codes", async () => {
-    await expectProblem(await fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: `Bearer pmk_${"x".repeat(40)}` } }), 401, "invalid_api_key");
+    await expectProblem(
+      await fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: `Bearer pmk_${"x".repeat(40)}` } }),
+      401,
+      "invalid_api_key",
+    );
     await expectProblem(await fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: "Bearer pm_short" } }), 401, "invalid_api_key");
     await expectProblem(await fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: "Basic abc" } }), 401, "invalid_api_key");
     await expectProblem(await fetch(`${app.url}/api/predmkt/x?api_key=${encodeURIComponent(" " + proKey)}`), 401, "invalid_api_key");
@@ -55,7 +67,9 @@ describe("credentials", () => {
     const starter = await createTestKey(app, "starter");
     const both = await fetch(`${app.url}/api/predmkt/x?api_key=${starter}`, { headers: { authorization: `Bearer ${proKey}` } });
     expect(both.headers.get("x-api-tier")).toBe("pro");
-    const badHeaderGoodQuery = await fetch(`${app.url}/api/predmkt/x?api_key=${proKey}`, { headers: { authorization: `Bearer pmk_${"y".repeat(40)}` } });
+    const badHeaderGoodQuery = await fetch(`${app.url}/api/predmkt/x?api_key=${proKey}`, {
+      headers: { authorization: `Bearer pmk_${"y".repeat(40)}` },
+    });
     await expectProblem(badHeaderGoodQuery, 401, "invalid_api_key");
   });
 
@@ -96,7 +110,10 @@ describe("errors and headers", () => {
   it("health and the OpenAPI document need no key", async () => {
     const health = await fetch(`${app.url}/api/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: "ok", checks: { database: { ok: true, kind: "pglite" }, rate_limit_store: { ok: true, kind: "memory" } } });
+    expect(await health.json()).toMatchObject({
+      status: "ok",
+      checks: { database: { ok: true, kind: "pglite" }, rate_limit_store: { ok: true, kind: "memory" } },
+    });
     const doc = await (await fetch(`${app.url}/api/openapi.json`)).json();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)[0]).toBe("/api/auth/token");
@@ -106,7 +123,10 @@ describe("errors and headers", () => {
   });
 
   it("CORS preflight is answered for browser widgets", async () => {
-    const res = await fetch(`${app.url}/api/predmkt/stats`, { method: "OPTIONS", headers: { origin: "https://example.org", "access-control-request-method": "GET" } });
+    const res = await fetch(`${app.url}/api/predmkt/stats`, {
+      method: "OPTIONS",
+      headers: { origin: "https://example.org", "access-control-request-method": "GET" },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-headers")).toContain("Authorization");
@@ -115,6 +135,7 @@ describe("errors and headers", () => {
 
 describe("rate limits", () => {
   it("50 parallel requests on a key with limit 20 → exactly 20 pass, the rest 429 with Retry-After", async () => {
+    await clearOfWindowEdge();
     const key = await createTestKey(app, "starter");
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${key}` } })),
@@ -136,8 +157,10 @@ describe("rate limits", () => {
     expect(limited.headers.get("x-ratelimit-limit")).toBe("20");
   });
 
-  it("requests without valid credentials are limited per client address; over budget, even a right key waits", async () => {
-    const limited = await startApp({ env: { RATE_LIMIT_ANONYMOUS_PER_IP: "5", RATE_LIMIT_DASHBOARD_PER_IP: "3" } });
+  it("requests without valid credentials are limited per client address; a right key is still served", async () => {
+    await clearOfWindowEdge();
+    // One trusted proxy in front (TRUST_PROXY=1): the X-Forwarded-For entry it appended is the client.
+    const limited = await startApp({ env: { TRUST_PROXY: "1", RATE_LIMIT_ANONYMOUS_PER_IP: "5", RATE_LIMIT_DASHBOARD_PER_IP: "3" } });
     try {
       const validKey = await createTestKey(limited, "pro");
       // Only the rightmost X-Forwarded-For entry (added by the proxy in front of us) counts: varying the entries a
@@ -145,23 +168,32 @@ describe("rate limits", () => {
       const from = (i: number, address = "198.51.100.7") => ({ "x-forwarded-for": `10.0.0.${i}, ${address}` });
       const statuses = [];
       for (let i = 0; i < 8; i++) {
-        statuses.push((await fetch(`${limited.url}/api/predmkt/x`, { headers: { authorization: `Bearer pmk_${String(i).repeat(40)}`, ...from(i) } })).status);
+        statuses.push(
+          (await fetch(`${limited.url}/api/predmkt/x`, { headers: { authorization: `Bearer pmk_${String(i).repeat(40)}`, ...from(i) } }))
+            .status,
+        );
       }
       expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
       expect(statuses.slice(5)).toEqual([429, 429, 429]);
       const anonymous = await fetch(`${limited.url}/api/predmkt/x`, { headers: from(9) });
       expect(anonymous.status).toBe(429);
       expect(Number(anonymous.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      const rightKeyTooLate = await fetch(`${limited.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${validKey}`, ...from(10) } });
-      expect(rightKeyTooLate.status).toBe(429);
+      // The guessing budget only ever counts failed credentials: a valid key from that address is served.
+      const rightKey = await fetch(`${limited.url}/api/predmkt/x`, {
+        headers: { authorization: `Bearer ${validKey}`, ...from(10) },
+      });
+      expect(rightKey.status).toBe(404);
       // Another address is unaffected.
-      const elsewhere = await fetch(`${limited.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${validKey}`, "x-forwarded-for": "203.0.113.9" } });
-      expect(elsewhere.status).toBe(404);
+      const elsewhere = await fetch(`${limited.url}/api/predmkt/x`, {
+        headers: { authorization: `Bearer pmk_${"Z".repeat(40)}`, "x-forwarded-for": "203.0.113.9" },
+      });
+      expect(elsewhere.status).toBe(401);
 
       // Dashboard tokens are shared by every visitor: each address gets its own slice of the dashboard key.
       const { token } = await (await fetch(`${limited.url}/api/dashboard/token`, { headers: { "x-forwarded-for": "192.0.2.50" } })).json();
       const dash = [];
-      for (let i = 0; i < 5; i++) dash.push((await fetch(`${limited.url}/api/predmkt/x?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.50" } })).status);
+      for (let i = 0; i < 5; i++)
+        dash.push((await fetch(`${limited.url}/api/predmkt/x?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.50" } })).status);
       expect(dash).toEqual([404, 404, 404, 429, 429]);
       const otherVisitor = await fetch(`${limited.url}/api/predmkt/x?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.51" } });
       expect(otherVisitor.status).toBe(404);
@@ -174,7 +206,11 @@ describe("rate limits", () => {
 describe("token exchange", () => {
   it("exchanges a key for a JWT that works as ?token= and as a Bearer value, counting against the key", async () => {
     const key = await createTestKey(app, "starter");
-    const res = await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ ttl_seconds: 120 }) });
+    const res = await fetch(`${app.url}/api/auth/token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ ttl_seconds: 120 }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = await res.json();
@@ -198,19 +234,35 @@ describe("token exchange", () => {
   });
 
   it("accepts the key in the JSON body or the query; default ttl 900; bounds enforced", async () => {
-    const viaBody = await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ api_key: proKey }) });
+    const viaBody = await fetch(`${app.url}/api/auth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ api_key: proKey }),
+    });
     expect(viaBody.status).toBe(200);
     expect((await viaBody.json()).expires_in).toBe(900);
     const viaQuery = await fetch(`${app.url}/api/auth/token?api_key=${proKey}`, { method: "POST" });
     expect(viaQuery.status).toBe(200);
     for (const ttl of [59, 3601, "abc"]) {
-      const res = await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${proKey}`, "content-type": "application/json" }, body: JSON.stringify({ ttl_seconds: ttl }) });
+      const res = await fetch(`${app.url}/api/auth/token`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${proKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ ttl_seconds: ttl }),
+      });
       const problem = await expectProblem(res, 400, "invalid_parameter");
       expect(problem.errors[0].parameter).toBe("ttl_seconds");
     }
-    const malformed = await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${proKey}`, "content-type": "application/json" }, body: "{not json" });
+    const malformed = await fetch(`${app.url}/api/auth/token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${proKey}`, "content-type": "application/json" },
+      body: "{not json",
+    });
     await expectProblem(malformed, 400, "invalid_parameter");
-    const huge = await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${proKey}`, "content-type": "application/json" }, body: JSON.stringify({ pad: "x".repeat(100_000) }) });
+    const huge = await fetch(`${app.url}/api/auth/token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${proKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ pad: "x".repeat(100_000) }),
+    });
     await expectProblem(huge, 413, "payload_too_large");
   });
 

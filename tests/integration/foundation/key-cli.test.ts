@@ -22,15 +22,30 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 describe("npm run keys", () => {
-  it("the embedded database's bridge is a Unix socket only this user can open", async () => {
-    const { statSync } = await import("node:fs");
-    const owner = JSON.parse((await import("node:fs")).readFileSync(path.join(app.dataDir, "pglite.owner.json"), "utf8"));
-    expect(owner.socketDir).toBe(app.dataDir);
+  it("the embedded database's bridge is closed until a tool asks, then a Unix socket only this user can open", async () => {
+    const { existsSync, readFileSync, statSync } = await import("node:fs");
+    const { requestBridge } = await import("@/lib/db/tool-client");
+    const { BRIDGE_IDLE_MS } = await import("@/lib/db/bridge");
+    const ownerFile = path.join(app.dataDir, "pglite.owner.json");
+    const socketPath = path.join(app.dataDir, "bridge", ".s.PGSQL.5432");
+    // Nothing asked yet: no socket, and the owner record says how to ask.
+    expect(JSON.parse(readFileSync(ownerFile, "utf8"))).toEqual({ pid: expect.any(Number), bridgeOnRequest: true });
+    expect(existsSync(socketPath)).toBe(false);
+
+    expect(requestBridge(ownerFile)).toBe(path.join(app.dataDir, "bridge"));
+    const owner = JSON.parse(readFileSync(ownerFile, "utf8"));
     expect(owner).not.toHaveProperty("socketPort");
-    const socket = statSync(path.join(app.dataDir, ".s.PGSQL.5432"));
+    const socket = statSync(socketPath);
     expect(socket.isSocket()).toBe(true);
     expect(socket.mode & 0o777).toBe(0o600);
-  });
+    expect(statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o700);
+
+    // Unused, it closes again: the socket goes and the owner record no longer names it.
+    const deadline = Date.now() + BRIDGE_IDLE_MS + 10_000;
+    while (existsSync(socketPath) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(existsSync(socketPath)).toBe(false);
+    expect(JSON.parse(readFileSync(ownerFile, "utf8"))).not.toHaveProperty("socketDir");
+  }, 40_000);
 
   it("round trip through the running server's database", async () => {
     const created = await keys(["create", "--tier", "enterprise", "--owner", "CLI Corp", "--use-case", "research", "--volume", "50k/day"]);

@@ -7,6 +7,7 @@ import { startUpstashShim, type UpstashShim } from "@/sim/upstash/server";
 import { createTestKey } from "../../helpers/keys";
 import { type RunningApp, startApp } from "../../helpers/server";
 import { POSTGRES_URL, postgresAvailable, REDIS_URL, redisAvailable } from "../../helpers/services";
+import { clearOfWindowEdge } from "../../helpers/rate-window";
 
 const servicesUp = (await postgresAvailable()) && (await redisAvailable());
 
@@ -16,7 +17,7 @@ describe.runIf(servicesUp)("PostgreSQL + shared rate-limit store across two serv
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   let shim: UpstashShim;
   const apps: RunningApp[] = [];
-  const secrets = { JWT_SECRET: "integration-jwt-secret-0123456789abcdef", CRON_SECRET: "integration-cron-secret" };
+  const secrets = { JWT_SECRET: "integration-jwt-secret-0123456789abcdef", CRON_SECRET: "integration-cron-secret-0123456789abcdef" };
 
   beforeAll(async () => {
     await admin.connect();
@@ -40,6 +41,7 @@ describe.runIf(servicesUp)("PostgreSQL + shared rate-limit store across two serv
   }
 
   async function burst(a: RunningApp, b: RunningApp, key: string) {
+    await clearOfWindowEdge();
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/api/predmkt/x`, { headers: { authorization: `Bearer ${key}` } })),
     );
@@ -66,7 +68,9 @@ describe.runIf(servicesUp)("PostgreSQL + shared rate-limit store across two serv
   it("a token minted by one server is accepted by the other (shared JWT_SECRET)", async () => {
     const [a, b] = await pair({ REDIS_URL });
     const key = await createTestKey(a, "pro");
-    const { token } = await (await fetch(`${a.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}` } })).json();
+    const { token } = await (
+      await fetch(`${a.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
+    ).json();
     const res = await fetch(`${b.url}/api/predmkt/x?token=${token}`);
     expect(res.status).toBe(404);
     expect(res.headers.get("x-api-tier")).toBe("pro");
@@ -82,6 +86,7 @@ describe("rate-limit store unreachable", () => {
   afterAll(() => app?.stop());
 
   it("serves requests, still limits per instance, and reports degraded health — never a 500 or a hang", async () => {
+    await clearOfWindowEdge();
     const key = await createTestKey(app, "starter");
     const started = Date.now();
     const statuses = [];
@@ -95,7 +100,10 @@ describe("rate-limit store unreachable", () => {
     const health = await fetch(`${app.url}/api/health`);
     expect(health.status).toBe(200);
     const report = await health.json();
-    expect(report).toMatchObject({ status: "degraded", checks: { rate_limit_store: { ok: false, kind: "upstash", error: "unreachable" } } });
+    expect(report).toMatchObject({
+      status: "degraded",
+      checks: { rate_limit_store: { ok: false, kind: "upstash", error: "unreachable" } },
+    });
     // The public health check names no hosts, ports or driver messages.
     expect(JSON.stringify(report)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|fetch failed/);
   });

@@ -15,7 +15,9 @@ let secret: Uint8Array;
 beforeAll(async () => {
   app = await startApp({ env: { KEY_CACHE_TTL_S: "1", RATE_LIMIT_ANONYMOUS_PER_IP: "100000" } });
   key = await createTestKey(app, "pro");
-  const { token } = await (await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}` } })).json();
+  const { token } = await (
+    await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
+  ).json();
   keyId = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()).sub;
   secret = new TextEncoder().encode(JSON.parse(readFileSync(path.join(app.dataDir, "secrets.json"), "utf8")).JWT_SECRET);
 });
@@ -37,7 +39,13 @@ const claims = (extra: Record<string, unknown> = {}) =>
 
 describe("token attacks", () => {
   it("alg: none", async () => {
-    const token = new UnsecuredJWT({ tier: "enterprise" }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setSubject(keyId).setJti("n").setExpirationTime("1h").encode();
+    const token = new UnsecuredJWT({ tier: "enterprise" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(keyId)
+      .setJti("n")
+      .setExpirationTime("1h")
+      .encode();
     await refused(await fetch(`${target()}?token=${token}`));
   });
 
@@ -53,22 +61,40 @@ describe("token attacks", () => {
     await refused(await fetch(`${target()}?token=${expired.token}`), ["token_expired"]);
     const future = await claims().setNotBefore("10 min").setExpirationTime("1h").setProtectedHeader({ alg: "HS256" }).sign(secret);
     await refused(await fetch(`${target()}?token=${future}`));
-    const audience = await new SignJWT({ tier: "pro" }).setIssuer(JWT_ISSUER).setAudience("other").setSubject(keyId).setJti("a").setExpirationTime("1h").setProtectedHeader({ alg: "HS256" }).sign(secret);
+    const audience = await new SignJWT({ tier: "pro" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience("other")
+      .setSubject(keyId)
+      .setJti("a")
+      .setExpirationTime("1h")
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(secret);
     await refused(await fetch(`${target()}?token=${audience}`));
     const good = await signAccessToken(keyId, "starter", 600, Date.now(), new TextDecoder().decode(secret));
     const [h, , s] = good.token.split(".");
-    const payload = Buffer.from(JSON.stringify({ tier: "enterprise", sub: keyId, iss: JWT_ISSUER, aud: JWT_AUDIENCE, jti: "t", exp: 9_999_999_999 })).toString("base64url");
+    const payload = Buffer.from(
+      JSON.stringify({ tier: "enterprise", sub: keyId, iss: JWT_ISSUER, aud: JWT_AUDIENCE, jti: "t", exp: 9_999_999_999 }),
+    ).toString("base64url");
     await refused(await fetch(`${target()}?token=${h}.${payload}.${s}`));
   });
 
   it("a correctly signed token for a key id that does not exist", async () => {
-    const token = await new SignJWT({ tier: "enterprise" }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setSubject("00000000-0000-4000-8000-00000000dead").setJti("g").setExpirationTime("1h").setProtectedHeader({ alg: "HS256" }).sign(secret);
+    const token = await new SignJWT({ tier: "enterprise" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject("00000000-0000-4000-8000-00000000dead")
+      .setJti("g")
+      .setExpirationTime("1h")
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(secret);
     await refused(await fetch(`${target()}?token=${token}`));
   });
 
   it("the token of a revoked key", async () => {
     const victim = await createTestKey(app, "pro");
-    const { token } = await (await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${victim}` } })).json();
+    const { token } = await (
+      await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${victim}` } })
+    ).json();
     await revokeTestKey(app, victim);
     await new Promise((r) => setTimeout(r, 1200));
     await refused(await fetch(`${target()}?token=${token}`), ["revoked_api_key"]);
@@ -83,7 +109,17 @@ describe("key and header attacks", () => {
   });
 
   it("keys with whitespace, wrong prefix, wrong case or wrong length are invalid", async () => {
-    for (const value of [` ${key}`, `${key} `, key.replace("pmk_", "pk_"), key.toUpperCase(), key.slice(0, -5), `${key}x`, "pmk_", "Bearer", key.replace("pmk_", "PMK_")]) {
+    for (const value of [
+      ` ${key}`,
+      `${key} `,
+      key.replace("pmk_", "pk_"),
+      key.toUpperCase(),
+      key.slice(0, -5),
+      `${key}x`,
+      "pmk_",
+      "Bearer",
+      key.replace("pmk_", "PMK_"),
+    ]) {
       const res = await fetch(`${target()}?api_key=${encodeURIComponent(value)}`);
       await refused(res, ["invalid_api_key"]);
     }
@@ -92,11 +128,28 @@ describe("key and header attacks", () => {
   });
 
   it("oversized and malformed bodies on the token exchange", async () => {
-    const huge = await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "x".repeat(1024 * 1024) });
+    const huge = await fetch(`${app.url}/api/auth/token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "x".repeat(1024 * 1024),
+    });
     expect(huge.status).toBe(413);
     expect((await huge.json()).code).toBe("payload_too_large");
-    for (const body of ["{", "[]", "null", '"str"', '{"ttl_seconds": "1e9"}', '{"ttl_seconds": -5}', '{"ttl_seconds": {"$gt": 0}}', "\u0000\u0001"]) {
-      const res = await fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+    for (const body of [
+      "{",
+      "[]",
+      "null",
+      '"str"',
+      '{"ttl_seconds": "1e9"}',
+      '{"ttl_seconds": -5}',
+      '{"ttl_seconds": {"$gt": 0}}',
+      "\u0000\u0001",
+    ]) {
+      const res = await fetch(`${app.url}/api/auth/token`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+      });
       expect(res.status, body).toBe(400);
       expect((await res.json()).code).toBe("invalid_parameter");
     }

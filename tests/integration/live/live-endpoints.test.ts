@@ -1,45 +1,30 @@
 // The four -live endpoints end to end: the production server (gateway, real API key) in front of the offline
 // Polymarket simulator, whose request counters show what actually reached the upstream.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator, type WorldSummary } from "@/sim/polymarket";
-import { createTestKey } from "../../helpers/keys";
-import { type RunningApp, startApp } from "../../helpers/server";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { WorldSummary } from "@/sim/polymarket";
+import { appOverSimulator } from "../../helpers/app-over-simulator";
 
 const TIMEOUT_MS = 1500;
 
-let sim: Simulator;
+const t = appOverSimulator({
+  seed: 3,
+  env: { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_MAX_RETRIES: "2" },
+});
 let world: WorldSummary;
-let app: RunningApp;
-let key: string;
-
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 3 });
-  world = sim.summary();
-  app = await startApp({
-    env: {
-      POLYMARKET_GAMMA_URL: sim.gammaUrl,
-      POLYMARKET_DATA_URL: sim.dataUrl,
-      POLYMARKET_CLOB_URL: sim.clobUrl,
-      UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
-      UPSTREAM_MAX_RETRIES: "2",
-    },
-  });
-  key = await createTestKey(app, "enterprise");
+beforeAll(() => {
+  world = t.sim.summary();
 });
-afterAll(async () => {
-  await app?.stop();
-  await sim?.close();
-});
-beforeEach(() => sim.clearFaults());
+beforeEach(() => t.sim.clearFaults());
 
 async function get(path: string) {
-  const res = await fetch(app.url + path, { headers: { authorization: `Bearer ${key}` } });
+  const res = await t.get(path);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
 
-const upstreamCalls = (path: string) => sim.counters()[path] ?? 0;
-const totalUpstreamCalls = () => Object.entries(sim.counters()).reduce((sum, [k, v]) => (/^\/(gamma|data|clob)\//.test(k) ? sum + v : sum), 0);
+const upstreamCalls = (path: string) => t.sim.counters()[path] ?? 0;
+const totalUpstreamCalls = () =>
+  Object.entries(t.sim.counters()).reduce((sum, [k, v]) => (/^\/(gamma|data|clob)\//.test(k) ? sum + v : sum), 0);
 
 function expectLiveMeta(meta: Record<string, unknown>) {
   expect(meta.source).toBe("live");
@@ -62,7 +47,12 @@ describe("the four -live endpoints answer from the simulator with a real key", (
       expect(group.holders.length).toBeLessThanOrEqual(5);
       const shares = group.holders.map((h: { shares: number }) => h.shares);
       expect(shares).toEqual([...shares].sort((a, b) => b - a));
-      for (const h of group.holders) expect(h).toMatchObject({ outcome: group.outcome, outcome_index: group.outcome_index, wallet: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
+      for (const h of group.holders)
+        expect(h).toMatchObject({
+          outcome: group.outcome,
+          outcome_index: group.outcome_index,
+          wallet: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+        });
     }
     const byCondition = await get(`/api/predmkt/markets/${market.condition_id}/holders-live?limit=5`);
     expect(byCondition.status).toBe(200);
@@ -94,8 +84,11 @@ describe("the four -live endpoints answer from the simulator with a real key", (
     const eventMarkets = new Set<string>(all.body.data.map((t: { market_id: string }) => t.market_id));
     expect(eventMarkets.size).toBeGreaterThan(1);
     for (const t of all.body.data) expect(t.event_slug).toBe(slug);
+    // The unfiltered tape holds sells of $10 and more, so the filtered answer cannot honestly be empty.
+    expect(all.body.data.some((t: { side: string; usd_size: number }) => t.side === "SELL" && t.usd_size >= 10)).toBe(true);
     const filtered = await get(`/api/predmkt/events/${slug}/activity-live?side=sell&min_usd=10&limit=5`);
     expect(filtered.status).toBe(200);
+    expect(filtered.body.data.length).toBeGreaterThan(0);
     expect(filtered.body.data.length).toBeLessThanOrEqual(5);
     for (const t of filtered.body.data) {
       expect(t.side).toBe("SELL");
@@ -110,8 +103,10 @@ describe("the four -live endpoints answer from the simulator with a real key", (
     const { status, body } = await get(`/api/predmkt/events/${slug}/history-live?interval=1w&markets=3`);
     expect(status).toBe(200);
     expectLiveMeta(body.meta);
-    expect(body.data.length).toBeGreaterThan(0);
-    expect(body.data.length).toBeLessThanOrEqual(3);
+    // Exactly min(3, the event's markets): read the event straight from the simulator's Gamma.
+    const gammaEvent = (await (await fetch(`${t.sim.gammaUrl}/events/slug/${slug}`)).json()) as { markets: unknown[] };
+    expect(gammaEvent.markets.length).toBeGreaterThan(1);
+    expect(body.data).toHaveLength(Math.min(3, gammaEvent.markets.length));
     const volumes = body.data.map((s: { volume_usd: number }) => s.volume_usd);
     expect(volumes).toEqual([...volumes].sort((a, b) => b - a));
     for (const series of body.data) {
@@ -164,22 +159,22 @@ describe("parameters and unknown resources", () => {
 describe("upstream discipline, counted at the simulator", () => {
   it("50 concurrent identical requests → exactly one upstream request; two different params → two", async () => {
     const market = world.samples.busiest_markets[2];
-    sim.setFault({ target: "data", path: "/holders", mode: "latency", latency_ms: 300 });
-    const before = upstreamCalls("/data/holders");
+    t.sim.setFault({ target: "data", path: "/v2/holders", mode: "latency", latency_ms: 300 });
+    const before = upstreamCalls("/data/v2/holders");
     const answers = await Promise.all(Array.from({ length: 50 }, () => get(`/api/predmkt/markets/${market.id}/holders-live?limit=11`)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(new Set(answers.map((a) => a.body.meta.as_of)).size).toBe(1);
-    expect(upstreamCalls("/data/holders") - before).toBe(1);
+    expect(upstreamCalls("/data/v2/holders") - before).toBe(1);
     await Promise.all([
       get(`/api/predmkt/markets/${market.id}/holders-live?limit=12`),
       get(`/api/predmkt/markets/${market.id}/holders-live?limit=13`),
     ]);
-    expect(upstreamCalls("/data/holders") - before).toBe(3);
+    expect(upstreamCalls("/data/v2/holders") - before).toBe(3);
   });
 
   it("200 concurrent clients on one resource: upstream-call ratio", async () => {
     const slug = world.samples.multi_market_event_slugs[1];
-    sim.setFault({ target: "data", path: "/trades", mode: "latency", latency_ms: 200 });
+    t.sim.setFault({ target: "data", path: "/trades", mode: "latency", latency_ms: 200 });
     const before = totalUpstreamCalls();
     const answers = await Promise.all(Array.from({ length: 200 }, () => get(`/api/predmkt/events/${slug}/activity-live?limit=25`)));
     const upstream = totalUpstreamCalls() - before;
@@ -194,7 +189,7 @@ describe("upstream discipline, counted at the simulator", () => {
     const fresh = await get(`/api/predmkt/events/${slug}/activity-live?limit=7`);
     expect(fresh.status).toBe(200);
     expect(fresh.body.meta.cache).toBe("miss");
-    sim.setFault({ target: "data", path: "/trades", mode: "error", status: 500 });
+    t.sim.setFault({ target: "data", path: "/trades", mode: "error", status: 500 });
     await new Promise((r) => setTimeout(r, 10_500)); // past the 10 s TTL of event activity
     const stale = await get(`/api/predmkt/events/${slug}/activity-live?limit=7`);
     expect(stale.status).toBe(200);
@@ -203,7 +198,8 @@ describe("upstream discipline, counted at the simulator", () => {
     expect(stale.body.meta.age_s).toBeGreaterThanOrEqual(10);
     expect(stale.body.data).toEqual(fresh.body.data);
     expect(stale.headers.get("cache-control")).toBe("private, max-age=0");
-    const uncached = await get(`/api/predmkt/events/${slug}/activity-live?limit=7&min_usd=1`);
+    // Another side is another upstream page (min_usd would not do: it only narrows the cached page).
+    const uncached = await get(`/api/predmkt/events/${slug}/activity-live?limit=7&side=sell`);
     expect(uncached.status).toBe(502);
     expect(uncached.headers.get("content-type")).toBe("application/problem+json");
     expect(uncached.body.code).toBe("upstream_unavailable");
@@ -211,7 +207,7 @@ describe("upstream discipline, counted at the simulator", () => {
 
   it("upstream hang → 504 within the timeout", async () => {
     const slug = world.samples.multi_market_event_slugs[2];
-    sim.setFault({ target: "clob", path: "/prices-history", mode: "hang" });
+    t.sim.setFault({ target: "clob", path: "/prices-history", mode: "hang" });
     const started = Date.now();
     const { status, body } = await get(`/api/predmkt/events/${slug}/history-live?interval=1h`);
     const elapsed = Date.now() - started;
@@ -222,13 +218,13 @@ describe("upstream discipline, counted at the simulator", () => {
 
   it("upstream 429 → retried after Retry-After, then 200", async () => {
     const market = world.samples.busiest_markets[3];
-    sim.setFault({ target: "data", path: "/holders", mode: "rate_limit", retry_after_s: 1, count: 1 });
-    const before = upstreamCalls("/data/holders");
+    t.sim.setFault({ target: "data", path: "/v2/holders", mode: "rate_limit", retry_after_s: 1, count: 1 });
+    const before = upstreamCalls("/data/v2/holders");
     const started = Date.now();
     const { status, body } = await get(`/api/predmkt/markets/${market.id}/holders-live?limit=4`);
     expect(status).toBe(200);
     expect(body.meta.cache).toBe("miss");
-    expect(upstreamCalls("/data/holders") - before).toBe(2);
+    expect(upstreamCalls("/data/v2/holders") - before).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 });

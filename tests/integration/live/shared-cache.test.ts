@@ -18,9 +18,7 @@ describe.skipIf(!available)("-live cache shared through Redis", () => {
     sim = await startSimulator({ seed: 11 });
     world = sim.summary();
     const env = {
-      POLYMARKET_GAMMA_URL: sim.gammaUrl,
-      POLYMARKET_DATA_URL: sim.dataUrl,
-      POLYMARKET_CLOB_URL: sim.clobUrl,
+      ...sim.env,
       UPSTREAM_TIMEOUT_MS: "3000",
       REDIS_URL,
     };
@@ -41,7 +39,7 @@ describe.skipIf(!available)("-live cache shared through Redis", () => {
   it("the second instance serves the first instance's body without calling the upstream", async () => {
     const market = world.samples.busiest_markets[0];
     const path = `/api/predmkt/markets/${market.id}/holders-live?limit=6`;
-    const before = calls("/data/holders");
+    const before = calls("/data/v2/holders");
     const first = await get(0, path);
     expect(first.status).toBe(200);
     expect(first.body.meta.cache).toBe("miss");
@@ -50,7 +48,7 @@ describe.skipIf(!available)("-live cache shared through Redis", () => {
     expect(second.body.meta.cache).toBe("hit");
     expect(second.body.meta.as_of).toBe(first.body.meta.as_of);
     expect(second.body.data).toEqual(first.body.data);
-    expect(calls("/data/holders") - before).toBe(1);
+    expect(calls("/data/v2/holders") - before).toBe(1);
   });
 
   it("concurrent misses on both instances make one upstream request between them", async () => {

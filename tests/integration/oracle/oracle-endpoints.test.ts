@@ -40,15 +40,25 @@ describe("oracle endpoints over HTTP", () => {
 
     const rounds = await get("/api/oracle/rounds");
     expect(rounds.status).toBe(200);
-    expect(rounds.body.data.map((r: { round_id: number; reveal_count: number; unique_revealers: number; tokens_revealed: string }) => [r.round_id, r.reveal_count, r.unique_revealers, r.tokens_revealed])).toEqual(
-      chains.expected.rounds.map((r) => [r.round_id, r.reveal_count, r.unique_revealers, r.tokens_revealed]),
-    );
+    expect(
+      rounds.body.data.map((r: { round_id: number; reveal_count: number; unique_revealers: number; tokens_revealed: string }) => [
+        r.round_id,
+        r.reveal_count,
+        r.unique_revealers,
+        r.tokens_revealed,
+      ]),
+    ).toEqual(chains.expected.rounds.map((r) => [r.round_id, r.reveal_count, r.unique_revealers, r.tokens_revealed]));
 
     const voters = await get("/api/oracle/voters?limit=4");
     expect(voters.status).toBe(200);
-    expect(voters.body.data.map((v: { rank: number; address: string; stake: string; delegate: string | null }) => [v.rank, v.address, v.stake, v.delegate])).toEqual(
-      chains.expected.voters.slice(0, 4).map((v) => [v.rank, v.address, v.stake, v.delegate]),
-    );
+    expect(
+      voters.body.data.map((v: { rank: number; address: string; stake: string; delegate: string | null }) => [
+        v.rank,
+        v.address,
+        v.stake,
+        v.delegate,
+      ]),
+    ).toEqual(chains.expected.voters.slice(0, 4).map((v) => [v.rank, v.address, v.stake, v.delegate]));
     expect(voters.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
   });
 
@@ -61,7 +71,8 @@ describe("oracle endpoints over HTTP", () => {
 
   it("lists the four endpoints in the OpenAPI document", async () => {
     const doc = await get("/api/openapi.json", false);
-    for (const p of ["/api/oracle/summary", "/api/oracle/disputes", "/api/oracle/rounds", "/api/oracle/voters"]) expect(doc.body.paths[p]).toBeDefined();
+    for (const p of ["/api/oracle/summary", "/api/oracle/disputes", "/api/oracle/rounds", "/api/oracle/voters"])
+      expect(doc.body.paths[p]).toBeDefined();
   });
 
   it("answers 502 problem+json once the chains are gone and nothing is cached", async () => {

@@ -47,7 +47,10 @@ describe("sampled endpoints on embedded PGlite", () => {
   });
 
   it("the cron route refuses a missing or wrong secret", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong-secret" }, { authorization: `Bearer ${stack.key}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: "Bearer wrong-secret" }, { authorization: `Bearer ${stack.key}` }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(`${stack.app.url}/api/cron/sample`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
@@ -183,7 +186,10 @@ describe("sampled endpoints on embedded PGlite", () => {
         const res = await get(path);
         expect(res.status, path).toBe(400);
         expect(res.type).toBe("application/problem+json");
-        expect(res.body.errors.map((e: { parameter: string }) => e.parameter), path).toContain(parameter);
+        expect(
+          res.body.errors.map((e: { parameter: string }) => e.parameter),
+          path,
+        ).toContain(parameter);
       }
     });
 
@@ -214,7 +220,11 @@ describe.runIf(postgresUp)("sampled endpoints on PostgreSQL, two servers sharing
   const dbName = `predmkt_sampled_${process.pid}_${Date.now()}`;
   const databaseUrl = Object.assign(new URL(POSTGRES_URL), { pathname: `/${dbName}` }).toString();
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  const env = { DATABASE_URL: databaseUrl, JWT_SECRET: "sampled-it-jwt-secret-0123456789abcdef", CRON_SECRET: "sampled-it-cron-secret" };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: "sampled-it-jwt-secret-0123456789abcdef",
+    CRON_SECRET: "sampled-it-cron-secret-0123456789abcdef",
+  };
   const stacks: Stack[] = [];
 
   beforeAll(async () => {

@@ -21,7 +21,9 @@ describe("scoreTrade", () => {
     // score = 4.047/3.5 + 0.0128/0.1 = 1.156 + 0.128
     expect(result.score).toBeCloseTo(1.284, 3);
     expect(result.abnormal).toBe(true);
-    expect(result.reason).toMatch(/\$12,800 is 4\.0 robust deviations above this market's typical trade \(median \$200 over 20 trades in 48 h/);
+    expect(result.reason).toMatch(
+      /\$12,800 is 4\.0 robust deviations above this market's typical trade \(median \$200 over 20 trades in 48 h/,
+    );
   });
 
   it("does not flag a normal-sized trade", () => {

@@ -50,8 +50,9 @@ describe("key storage and lookup", () => {
   it("finds a key by its plaintext and by id; unknown keys resolve to null", async () => {
     const { key, record } = await createApiKey(db, { tier: "starter", owner: "Lookup" });
     clearKeyCache();
-    expect(await findKeyByPlaintext(db, key)).toEqual({ id: record.id, tier: "starter", status: "active" });
-    expect(await findKeyById(db, record.id)).toEqual({ id: record.id, tier: "starter", status: "active" });
+    const identity = { id: record.id, tier: "starter", status: "active", expiresAt: null, rotatedAt: null, graceEndsAt: null };
+    expect(await findKeyByPlaintext(db, key)).toEqual(identity);
+    expect(await findKeyById(db, record.id)).toEqual(identity);
     expect(await findKeyByPlaintext(db, generateApiKey())).toBeNull();
     expect(await findKeyById(db, "not-a-uuid")).toBeNull();
   });

@@ -10,12 +10,21 @@ describe("environment", () => {
     const base = { DATABASE_URL: "postgresql://x@db/app", CRON_SECRET: "c".repeat(32) };
     expect(() => loadEnv({ ...base, JWT_SECRET: "short" })).toThrow(/JWT_SECRET: must be at least 32 characters/);
     expect(() => loadEnv({ ...base, JWT_SECRET: "j".repeat(32), REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL/);
-    expect(() => loadEnv({ ...base, JWT_SECRET: "j".repeat(32), UPSTASH_REDIS_REST_URL: "https://x.upstash.io" })).toThrow(/UPSTASH_REDIS_REST_TOKEN/);
+    expect(() => loadEnv({ ...base, JWT_SECRET: "j".repeat(32), UPSTASH_REDIS_REST_URL: "https://x.upstash.io" })).toThrow(
+      /UPSTASH_REDIS_REST_TOKEN/,
+    );
     expect(() => loadEnv({ ...base, JWT_SECRET: "j".repeat(32), RATE_LIMIT_PRO: "lots" })).toThrow(/RATE_LIMIT_PRO/);
   });
 
   it("applies documented defaults", () => {
-    const env = loadEnv({ DATABASE_URL: "postgresql://x@db/app", JWT_SECRET: "j".repeat(32), CRON_SECRET: "c" });
-    expect(env).toMatchObject({ PORT: 3000, RATE_LIMIT_STARTER: 300, RATE_LIMIT_PRO: 600, RATE_LIMIT_ENTERPRISE: 6000, KEY_CACHE_TTL_S: 30, embeddedDatabase: false });
+    const env = loadEnv({ DATABASE_URL: "postgresql://x@db/app", JWT_SECRET: "j".repeat(32), CRON_SECRET: "c".repeat(32) });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      RATE_LIMIT_STARTER: 300,
+      RATE_LIMIT_PRO: 600,
+      RATE_LIMIT_ENTERPRISE: 6000,
+      KEY_CACHE_TTL_S: 30,
+      embeddedDatabase: false,
+    });
   });
 });

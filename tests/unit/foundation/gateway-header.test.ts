@@ -36,7 +36,10 @@ const demoEndpoint = defineEndpoint({
   query: z.object({ limit: intParam({ min: 1, max: 500, default: 50 }), side: enumParam(["BUY", "SELL"], { caseInsensitive: true }) }),
   response: z.object({ data: z.object({ slug: z.string(), limit: z.number(), side: z.string().nullable() }), meta: z.object({}) }),
 });
-const GET = withApi(demoEndpoint, async ({ params, query }) => ({ data: { slug: params.slug, limit: query.limit, side: query.side ?? null }, meta: {} }));
+const GET = withApi(demoEndpoint, async ({ params, query }) => ({
+  data: { slug: params.slug, limit: query.limit, side: query.side ?? null },
+  meta: {},
+}));
 
 function call(path: string, headers: Record<string, string> = {}, slug = "some-event") {
   return GET(new NextRequest(`http://localhost${path}`, { headers }), { params: Promise.resolve({ slug }) });
@@ -74,7 +77,13 @@ describe("withApi", () => {
     const res = await call(`/api/predmkt/demo/some-event${query}`, gated());
     expect(res.status).toBe(400);
     const body = await res.json();
-    expect(body).toMatchObject({ status: 400, code: "invalid_parameter", type: expect.any(String), title: expect.any(String), request_id: expect.any(String) });
+    expect(body).toMatchObject({
+      status: 400,
+      code: "invalid_parameter",
+      type: expect.any(String),
+      title: expect.any(String),
+      request_id: expect.any(String),
+    });
     expect(body.errors[0].parameter).toBe(parameter);
     expect(body.detail).toContain(parameter);
   });
@@ -85,9 +94,43 @@ describe("withApi", () => {
     expect((await res.json()).errors[0].parameter).toBe("slug");
   });
 
-  it("the first of repeated parameters wins; unknown parameters are ignored", async () => {
-    const res = await call("/api/predmkt/demo/some-event?limit=7&limit=900&foo=bar", gated());
-    expect((await res.json()).data.limit).toBe(7);
+  it.each([
+    ["?limit=7&limit=900", "limit", "must be sent once"],
+    ["?foo=bar", "foo", "unknown parameter; this endpoint accepts limit, side"],
+    ["?side=BUY%00", "side", "must not contain control characters"],
+    ["?side=%0A", "side", "must not contain control characters"],
+    [`?side=${"B".repeat(513)}`, "side", "must be at most 512 characters"],
+    ["?limit=0x1F", "limit", "must be a decimal number"],
+    ["?limit=", "limit", "must be a decimal number"],
+    ["?limit=1e2", "limit", "must be a decimal number"],
+    ["?limit=%2B5", "limit", "must be a decimal number"],
+    ["?limit=%205", "limit", "must be a decimal number"],
+    ["?format=csv", "format", "csv is available on list endpoints only; this endpoint accepts limit, side"],
+  ])("strict parameters: %s is a 400 naming %s", async (query, parameter, detail) => {
+    const res = await call(`/api/predmkt/demo/some-event${query}`, gated());
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const body = await res.json();
+    expect(body.errors).toEqual([{ parameter, detail }]);
+    expect(body.detail).toContain(`'${parameter}'`);
+  });
+
+  it("strict parameters: every offending parameter is listed, an over-long name is reported as the query", async () => {
+    const res = await call(`/api/predmkt/demo/some-event?limit=1&limit=2&x=1&${"n".repeat(600)}=1`, gated());
+    expect((await res.json()).errors.map((e: { parameter: string }) => e.parameter)).toEqual(["limit", "x", "query"]);
+  });
+
+  it("strict parameters: credentials the gateway reads (api_key, token) are accepted and never reach the handler", async () => {
+    const res = await call("/api/predmkt/demo/some-event?limit=7&token=abc.def.ghi&api_key=pmk_x", gated());
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ slug: "some-event", limit: 7, side: null });
+    expect((await call("/api/predmkt/demo/some-event?token=a&token=b", gated())).status).toBe(400);
+  });
+
+  it("strict parameters: a decoded path segment with a control character is a 400 naming it", async () => {
+    const res = await call("/api/predmkt/demo/x", gated(), "some\u0000event");
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0]).toEqual({ parameter: "slug", detail: "must not contain control characters" });
   });
 
   it("an unexpected error is a 500 problem without internals", async () => {

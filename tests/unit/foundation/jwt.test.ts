@@ -34,7 +34,11 @@ describe("access tokens", () => {
   });
 
   it("rejects a token not yet valid", async () => {
-    const token = await claims().setNotBefore(Math.floor(Date.now() / 1000) + 600).setExpirationTime("1h").setProtectedHeader({ alg: "HS256" }).sign(secret);
+    const token = await claims()
+      .setNotBefore(Math.floor(Date.now() / 1000) + 600)
+      .setExpirationTime("1h")
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(secret);
     await expectCode(token, "invalid_token");
   });
 
@@ -44,12 +48,21 @@ describe("access tokens", () => {
   });
 
   it("rejects alg: none", async () => {
-    const token = new UnsecuredJWT({ tier: "pro" }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setSubject(KEY_ID).setJti("x").setExpirationTime("1h").encode();
+    const token = new UnsecuredJWT({ tier: "pro" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(KEY_ID)
+      .setJti("x")
+      .setExpirationTime("1h")
+      .encode();
     await expectCode(token, "invalid_token");
   });
 
   it("rejects another HMAC algorithm and RSA/HS confusion", async () => {
-    const hs512 = await claims().setExpirationTime("1h").setProtectedHeader({ alg: "HS512" }).sign(new TextEncoder().encode(env.JWT_SECRET.repeat(3)));
+    const hs512 = await claims()
+      .setExpirationTime("1h")
+      .setProtectedHeader({ alg: "HS512" })
+      .sign(new TextEncoder().encode(env.JWT_SECRET.repeat(3)));
     await expectCode(hs512, "invalid_token");
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const rs256 = await claims().setExpirationTime("1h").setProtectedHeader({ alg: "RS256" }).sign(privateKey);
@@ -57,9 +70,23 @@ describe("access tokens", () => {
   });
 
   it("rejects a wrong audience or issuer", async () => {
-    const audience = await new SignJWT({ tier: "pro" }).setIssuer(JWT_ISSUER).setAudience("someone-else").setSubject(KEY_ID).setJti("a").setExpirationTime("1h").setProtectedHeader({ alg: "HS256" }).sign(secret);
+    const audience = await new SignJWT({ tier: "pro" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience("someone-else")
+      .setSubject(KEY_ID)
+      .setJti("a")
+      .setExpirationTime("1h")
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(secret);
     await expectCode(audience, "invalid_token");
-    const issuer = await new SignJWT({ tier: "pro" }).setIssuer("evil").setAudience(JWT_AUDIENCE).setSubject(KEY_ID).setJti("b").setExpirationTime("1h").setProtectedHeader({ alg: "HS256" }).sign(secret);
+    const issuer = await new SignJWT({ tier: "pro" })
+      .setIssuer("evil")
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(KEY_ID)
+      .setJti("b")
+      .setExpirationTime("1h")
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(secret);
     await expectCode(issuer, "invalid_token");
   });
 
@@ -73,7 +100,14 @@ describe("access tokens", () => {
   });
 
   it("rejects an unknown tier claim even when correctly signed", async () => {
-    const token = await new SignJWT({ tier: "platinum" }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setSubject(KEY_ID).setJti("c").setExpirationTime("1h").setProtectedHeader({ alg: "HS256" }).sign(secret);
+    const token = await new SignJWT({ tier: "platinum" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(KEY_ID)
+      .setJti("c")
+      .setExpirationTime("1h")
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(secret);
     await expectCode(token, "invalid_token");
   });
 

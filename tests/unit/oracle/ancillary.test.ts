@@ -31,7 +31,9 @@ describe("ancillary data", () => {
 
   it("keeps commas, quotes and colons inside a title", () => {
     const title = 'Will "Team A" beat Team B, C, or D: the "final", 2026?';
-    const q = parsePolymarketText(`q: title: ${title}, description: Commas, "quotes", and: colons. ${RES},initializer:91430cad2d3975766499717fa0d66a78d814e5c5`);
+    const q = parsePolymarketText(
+      `q: title: ${title}, description: Commas, "quotes", and: colons. ${RES},initializer:91430cad2d3975766499717fa0d66a78d814e5c5`,
+    );
     expect(q.title).toBe(title);
     expect(q.description).toBe('Commas, "quotes", and: colons.');
   });
@@ -50,7 +52,8 @@ describe("ancillary data", () => {
   });
 
   it("decodes non-UTF-8 bytes as U+FFFD and drops NULs instead of failing", () => {
-    const bytes = `0x${Buffer.concat([Buffer.from("q: title: Will Café "), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from(" open?, description: x res_data: p1: 0")]).toString("hex")}` as const;
+    const bytes =
+      `0x${Buffer.concat([Buffer.from("q: title: Will Café "), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from(" open?, description: x res_data: p1: 0")]).toString("hex")}` as const;
     const q = parsePolymarketText(decodeAncillaryData(bytes));
     expect(q.title).toBe("Will Café \uFFFD\uFFFD open?");
   });
@@ -69,7 +72,9 @@ describe("ancillary data", () => {
     expect(decodeAncillaryData(stamped)).toBe("q: title: X?,ooRequester:6a9d222616c90fca5754cd1333cfd9b7fb6a4f74");
     expect(decodeAncillaryData(stampAncillaryData("0x", ADAPTER))).toBe("ooRequester:6a9d222616c90fca5754cd1333cfd9b7fb6a4f74");
     const legacy = decodeAncillaryData(legacyBridgedAncillaryData(stamped, OOV2));
-    expect(legacy).toBe("q: title: X?,ooRequester:6a9d222616c90fca5754cd1333cfd9b7fb6a4f74,childRequester:ee3afe347d5c74317041e2618c49534daf887c24,childChainId:137");
+    expect(legacy).toBe(
+      "q: title: X?,ooRequester:6a9d222616c90fca5754cd1333cfd9b7fb6a4f74,childRequester:ee3afe347d5c74317041e2618c49534daf887c24,childChainId:137",
+    );
     expect(parsePolymarketText(legacy)).toMatchObject({ title: "X?", ooRequester: ADAPTER, childRequester: OOV2, childChainId: 137 });
   });
 

@@ -10,6 +10,7 @@ import { signGatewayHeader } from "@/lib/auth/gateway";
 import type { Db } from "@/lib/db/client";
 import { applyMigrations, pgliteMigrationTarget } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { detach } from "@/tests/helpers/detach";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -26,14 +27,20 @@ export async function freshDb(): Promise<{ db: Db; close: () => Promise<void> }>
   const pglite = await PGlite.create();
   await applyMigrations(pgliteMigrationTarget(pglite));
   const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
-  return { db, close: async () => { await db.$disconnect(); await pglite.close(); } };
+  return {
+    db,
+    close: async () => {
+      await db.$disconnect();
+      await pglite.close();
+    },
+  };
 }
 
 /** A loopback JSON-RPC proxy in front of anvil: `up` forwards, `down` refuses connections' requests, `hang` never answers. */
 export async function startRpcProxy(target: string) {
   let mode: "up" | "down" | "hang" = "up";
   const hanging = new Set<http.ServerResponse>();
-  const server = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (mode === "down") return void res.socket?.destroy();
@@ -41,7 +48,8 @@ export async function startRpcProxy(target: string) {
     const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
     res.writeHead(upstream.status, { "content-type": "application/json" });
     res.end(Buffer.from(await upstream.arrayBuffer()));
-  });
+  };
+  const server = http.createServer(detach(handle));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

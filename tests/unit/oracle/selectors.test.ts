@@ -38,7 +38,8 @@ describe("ABI selectors", () => {
   it.each(APP_ABIS)("the local %s exposes every item the app uses, with the same selector or topic", (_contract, abi, mock) => {
     const mockItems = (artifacts[mock].abi as (AbiFunction | AbiEvent)[]).filter((i) => i.type === "function" || i.type === "event");
     const mockSelectors = new Set(mockItems.map(selectorOf));
-    for (const item of abi as readonly (AbiFunction | AbiEvent)[]) expect(mockSelectors.has(selectorOf(item)), signatureOf(item)).toBe(true);
+    for (const item of abi as readonly (AbiFunction | AbiEvent)[])
+      expect(mockSelectors.has(selectorOf(item)), signatureOf(item)).toBe(true);
   });
 
   it.each(APP_ABIS)("the local %s adds nothing beyond the real ABI except seed* helpers", (contract, _abi, mock) => {

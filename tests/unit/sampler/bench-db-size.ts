@@ -51,11 +51,16 @@ async function main() {
     `SELECT c.relname AS name, c.reltuples::bigint AS rows, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 3 DESC`,
   );
-  const per = await db.$queryRawUnsafe<{ resolution_s: number; n: bigint }[]>(`SELECT resolution_s, count(*) AS n FROM price_samples GROUP BY 1 ORDER BY 1`);
+  const per = await db.$queryRawUnsafe<{ resolution_s: number; n: bigint }[]>(
+    `SELECT resolution_s, count(*) AS n FROM price_samples GROUP BY 1 ORDER BY 1`,
+  );
   const [total] = await db.$queryRawUnsafe<{ bytes: bigint }[]>(`SELECT pg_database_size(current_database()) AS bytes`);
-  for (const s of sizes) console.log(`${s.name.padEnd(20)} ${String(s.rows).padStart(12)} rows ${(Number(s.bytes) / 1e6).toFixed(1).padStart(9)} MB`);
+  for (const s of sizes)
+    console.log(`${s.name.padEnd(20)} ${String(s.rows).padStart(12)} rows ${(Number(s.bytes) / 1e6).toFixed(1).padStart(9)} MB`);
   console.log("samples per tier:", per.map((p) => `${p.resolution_s}s=${p.n}`).join(" "));
-  console.log(`database: ${(Number(total.bytes) / 1e6).toFixed(1)} MB (markets=${markets}, change fraction=${q}, trades/day=${tradesPerDay}); ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `database: ${(Number(total.bytes) / 1e6).toFixed(1)} MB (markets=${markets}, change fraction=${q}, trades/day=${tradesPerDay}); ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   await closeDb();
 }
-main();
+void main();

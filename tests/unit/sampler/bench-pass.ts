@@ -6,26 +6,25 @@ async function main() {
   const passes = Number(process.argv[2] ?? 3);
   let simNow = Date.now();
   const sim = await startSimulator({ seed: 1, scale: "bench", clock: () => simNow });
-  process.env.POLYMARKET_GAMMA_URL = sim.gammaUrl;
-  process.env.POLYMARKET_DATA_URL = sim.dataUrl;
-  process.env.POLYMARKET_CLOB_URL = sim.clobUrl;
+  Object.assign(process.env, sim.env);
   const { runSamplerPass } = await import("@/lib/sampler");
   const { upstreamSource } = await import("@/lib/sampler/upstream-source");
   // Time spent waiting on the upstream (HTTP + parsing), to tell it apart from database time.
   let upstreamMs = 0;
-  const timed = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A) => {
-    const t = performance.now();
-    try {
-      return await fn(...args);
-    } finally {
-      upstreamMs += performance.now() - t;
-    }
-  };
+  const timed =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      const t = performance.now();
+      try {
+        return await fn(...args);
+      } finally {
+        upstreamMs += performance.now() - t;
+      }
+    };
   const source = {
-    eventsPage: timed(upstreamSource.eventsPage),
-    tradesPage: timed(upstreamSource.tradesPage),
-    holders: timed(upstreamSource.holders),
-    positions: timed(upstreamSource.positions),
+    eventsPage: timed(upstreamSource.eventsPage.bind(upstreamSource)),
+    tapePage: timed(upstreamSource.tapePage.bind(upstreamSource)),
+    holders: timed(upstreamSource.holders.bind(upstreamSource)),
   };
   const { getDb, closeDb } = await import("@/lib/db/client");
   const db = await getDb();
@@ -47,4 +46,4 @@ async function main() {
   await closeDb();
   await sim.close();
 }
-main();
+void main();

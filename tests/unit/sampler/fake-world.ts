@@ -1,12 +1,13 @@
 // A small hand-made upstream for sampler tests that need exact control (pages, prices, failures). The simulator
 // tests (simulator.test.ts) cover the real HTTP path.
 import type { SamplerSource } from "@/lib/sampler";
-import type { NormalizedEvent, NormalizedHolderGroup, NormalizedMarket, NormalizedPosition, NormalizedTrade } from "@/lib/upstream/types";
+import type { NormalizedEvent, NormalizedHolderGroup, NormalizedMarket, NormalizedTrade } from "@/lib/upstream/types";
 
 export function market(id: number, eventId: string, prices: [number, number], extra: Partial<NormalizedMarket> = {}): NormalizedMarket {
   return {
     id: String(id),
     condition_id: `0x${id.toString(16).padStart(64, "0")}`,
+    protocol_version: "v1",
     slug: `market-${id}`,
     question: `Will thing ${id} happen?`,
     group_item_title: null,
@@ -32,8 +33,18 @@ export function market(id: number, eventId: string, prices: [number, number], ex
     event_slug: null,
     event_id: eventId,
     outcomes: [
-      { index: 0, name: "Yes", token_id: `${id}0000000000000000000000000000000000000000000000000000000000000000000000001`, price: prices[0] },
-      { index: 1, name: "No", token_id: `${id}0000000000000000000000000000000000000000000000000000000000000000000000002`, price: prices[1] },
+      {
+        index: 0,
+        name: "Yes",
+        token_id: `${id}0000000000000000000000000000000000000000000000000000000000000000000000001`,
+        price: prices[0],
+      },
+      {
+        index: 1,
+        name: "No",
+        token_id: `${id}0000000000000000000000000000000000000000000000000000000000000000000000002`,
+        price: prices[1],
+      },
     ],
     ...extra,
   };
@@ -94,11 +105,14 @@ export class FakeWorld implements SamplerSource {
   /** Newest first. */
   trades: NormalizedTrade[] = [];
   holdersByCondition = new Map<string, NormalizedHolderGroup[]>();
-  positionsByWallet = new Map<string, NormalizedPosition[]>();
   pageSize = 2;
   /** Throw on this events page (0-based), once per arming. */
   failOnEventsPage: number | null = null;
-  calls = { eventsPage: 0, tradesPage: 0, holders: 0, positions: 0 };
+  /** Page size of the tape (the real cap is 1000; small here so walks span pages). */
+  tapePageLimit = 1000;
+  /** Refuse every cursor (a lost or expired cursor upstream). */
+  refuseCursors = false;
+  calls = { eventsPage: 0, tapePage: 0, holders: 0 };
 
   async eventsPage(cursor: string | null) {
     this.calls.eventsPage++;
@@ -110,21 +124,22 @@ export class FakeWorld implements SamplerSource {
     }
     const events = structuredClone(this.events.slice(start, start + this.pageSize));
     const next = start + this.pageSize < this.events.length ? String(start + this.pageSize) : null;
-    return { events, next_cursor: next };
+    return { events, next_cursor: next, dropped: [] };
   }
 
-  async tradesPage(offset: number, limit: number) {
-    this.calls.tradesPage++;
-    return structuredClone(this.trades.slice(offset, offset + limit));
+  /** Cursor = offset into the newest-first tape (the real cursor is an opaque seek anchor). */
+  async tapePage(cursor: string | null, limit: number) {
+    this.calls.tapePage++;
+    if (cursor !== null && this.refuseCursors) throw new Error("HTTP 400 invalid cursor");
+    const size = Math.min(limit, this.tapePageLimit);
+    const offset = cursor ? Number(cursor) : 0;
+    const trades = structuredClone(this.trades.slice(offset, offset + size));
+    const next = offset + size < this.trades.length ? String(offset + size) : null;
+    return { trades, next_cursor: next, dropped: [] };
   }
 
   async holders(conditionId: string) {
     this.calls.holders++;
     return structuredClone(this.holdersByCondition.get(conditionId) ?? []);
-  }
-
-  async positions(wallet: string, conditionId: string) {
-    this.calls.positions++;
-    return structuredClone((this.positionsByWallet.get(wallet) ?? []).filter((p) => p.condition_id === conditionId));
   }
 }

@@ -158,7 +158,7 @@ describe("runPass", () => {
     expect(await count("trades")).toBe(0);
   });
 
-  it("refreshes whale positions with entry prices, less often than prices", async () => {
+  it("refreshes whale positions with entry prices from the holders read, when each market is due", async () => {
     const w = world();
     const m = w.events[0].markets[0];
     const wallet = "0x00000000000000000000000000000000000000aa";
@@ -166,29 +166,20 @@ describe("runPass", () => {
       {
         token_id: m.outcomes[0].token_id!,
         outcome_index: 0,
-        holders: [{ wallet, pseudonym: "Big-Fish", name: null, token_id: m.outcomes[0].token_id!, outcome_index: 0, shares: 50_000, verified: null }],
-      },
-    ]);
-    w.positionsByWallet.set(wallet, [
-      {
-        wallet,
-        token_id: m.outcomes[0].token_id!,
-        condition_id: m.condition_id!,
-        title: null,
-        market_slug: null,
-        event_slug: null,
-        outcome: "Yes",
-        outcome_index: 0,
-        shares: 50_000,
-        avg_price: 0.42,
-        current_price: 0.6,
-        initial_value_usd: null,
-        current_value_usd: null,
-        cash_pnl_usd: null,
-        percent_pnl: null,
-        realized_pnl_usd: null,
-        redeemable: null,
-        end_date: null,
+        holders: [
+          {
+            wallet,
+            pseudonym: "Big-Fish",
+            name: null,
+            token_id: m.outcomes[0].token_id!,
+            outcome_index: 0,
+            shares: 50_000,
+            verified: null,
+            avg_price: 0.42, // v2 holders with include_pnl carry the entry price
+            entry_cost_usd: null,
+            total_pnl_usd: null,
+          },
+        ],
       },
     ]);
     const first = await runPass({ db, source: w, now: at(0), config: { whalesEveryS: 600 } });

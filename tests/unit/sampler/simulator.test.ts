@@ -1,50 +1,23 @@
 // The sampler against the offline Polymarket simulator over real HTTP (lib/upstream clients), on in-memory PGlite.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Simulator } from "@/sim/polymarket";
+import { describe, expect, it } from "vitest";
+import { samplerOverSimulator } from "./harness";
 
-let sim: Simulator;
-let simNow = Date.parse("2026-11-20T12:00:00Z");
-const clock = () => new Date(simNow);
-
-type Modules = {
-  sampler: typeof import("@/lib/sampler");
-  upstream: typeof import("@/lib/upstream");
-  source: typeof import("@/lib/sampler/upstream-source");
-  db: import("@/lib/db/client").Db;
-  closeDb: () => Promise<void>;
-};
-let m: Modules;
-
-beforeAll(async () => {
-  const { startSimulator } = await import("@/sim/polymarket");
-  sim = await startSimulator({ seed: 7, scale: "demo", clock: () => simNow });
-  // lib/env reads process.env once, at first import: point it at the simulator before anything imports it.
-  process.env.POLYMARKET_GAMMA_URL = sim.gammaUrl;
-  process.env.POLYMARKET_DATA_URL = sim.dataUrl;
-  process.env.POLYMARKET_CLOB_URL = sim.clobUrl;
-  const client = await import("@/lib/db/client");
-  m = {
-    sampler: await import("@/lib/sampler"),
-    upstream: await import("@/lib/upstream"),
-    source: await import("@/lib/sampler/upstream-source"),
-    db: await client.getDb(),
-    closeDb: client.closeDb,
-  };
-}, 120_000);
-
-afterAll(async () => {
-  await m?.closeDb();
-  await sim?.close();
-});
+const m = samplerOverSimulator({ seed: 7, scale: "demo" }, async () => ({
+  sampler: await import("@/lib/sampler"),
+  upstream: await import("@/lib/upstream"),
+  source: await import("@/lib/sampler/upstream-source"),
+}));
 
 const count = async (table: string) => (await m.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
-const config = { eventsPageSize: 100, tradesPageSize: 500, tradesMaxPages: 10 };
+const config = { eventsPageSize: 100, whaleMarketsPerPass: 20 };
 
-describe("sampler against the simulator", () => {
+// One scenario in steps (first pass, the same world again, a minute later, a failed pass, ...): each step starts from
+// the state the one before left, so the steps keep their order when CI shuffles the suite.
+describe("sampler against the simulator", { shuffle: false }, () => {
   it("fills every open event and market, prices, trades and whales in one pass", async () => {
-    const result = await m.sampler.runSamplerPass({ now: clock, config });
+    const result = await m.sampler.runSamplerPass({ now: m.clock, config });
     expect(result.status).toBe("ok");
-    const summary = sim.summary();
+    const summary = m.sim.summary();
     expect(await m.db.event.count({ where: { open: true } })).toBe(summary.counts.open_events);
     expect(await m.db.market.count({ where: { open: true } })).toBe(summary.counts.open_markets);
     expect(result.counts.samples).toBeGreaterThan(summary.counts.open_markets);
@@ -57,7 +30,7 @@ describe("sampler against the simulator", () => {
   it("writes no duplicate trades or samples when a second pass sees the same world", async () => {
     const trades = await count("trades");
     const samples = await count("price_samples");
-    const again = await m.sampler.runSamplerPass({ now: clock, config });
+    const again = await m.sampler.runSamplerPass({ now: m.clock, config });
     expect(again.status).toBe("ok");
     expect(again.counts.trades).toBe(0);
     expect(again.counts.samples).toBe(0);
@@ -67,8 +40,8 @@ describe("sampler against the simulator", () => {
 
   it("adds only the new trades and changed prices a minute later", async () => {
     const before = await count("trades");
-    simNow += 60_000;
-    const next = await m.sampler.runSamplerPass({ now: clock, config });
+    m.now += 60_000;
+    const next = await m.sampler.runSamplerPass({ now: m.clock, config });
     expect(next.status).toBe("ok");
     expect(next.counts.trades).toBeGreaterThan(0);
     expect(await count("trades")).toBe(before + next.counts.trades);
@@ -79,34 +52,34 @@ describe("sampler against the simulator", () => {
   });
 
   it("recovers from a pass that fails mid-way: the next pass completes and nothing is lost", async () => {
-    simNow += 60_000;
+    m.now += 60_000;
     let pages = 0;
     const failing = {
       ...m.source.upstreamSource,
       eventsPage: async (cursor: string | null, limit: number) => {
         // The upstream starts failing after the first page (retries included), as an outage would.
-        if (pages++ === 1) sim.setFault({ target: "gamma", path: "/events/keyset", mode: "error", status: 503, count: 10 });
+        if (pages++ === 1) m.sim.setFault({ target: "gamma", path: "/events/keyset", mode: "error", status: 503, count: 10 });
         return m.source.upstreamSource.eventsPage(cursor, limit);
       },
     };
     const eventsAsOf = await m.db.samplerState.findUniqueOrThrow({ where: { key: "events_at" } });
-    const failed = await m.sampler.runSamplerPass({ now: clock, config, source: failing });
-    sim.clearFaults();
+    const failed = await m.sampler.runSamplerPass({ now: m.clock, config, source: failing });
+    m.sim.clearFaults();
     expect(failed.status).toBe("failed");
     expect(failed.counts.events).toBe(100);
     expect(failed.error).toBeTruthy();
     // The failed listing neither closed anything nor moved the as-of time.
-    expect(await m.db.event.count({ where: { open: true } })).toBe(sim.summary().counts.open_events);
+    expect(await m.db.event.count({ where: { open: true } })).toBe(m.sim.summary().counts.open_events);
     expect((await m.db.samplerState.findUniqueOrThrow({ where: { key: "events_at" } })).at).toEqual(eventsAsOf.at);
     const run = await m.db.samplerRun.findUniqueOrThrow({ where: { id: failed.run_id! } });
     expect(run).toMatchObject({ status: "failed", events: 100 });
     expect(run.error).toBeTruthy();
 
-    const recovered = await m.sampler.runSamplerPass({ now: clock, config });
+    const recovered = await m.sampler.runSamplerPass({ now: m.clock, config });
     expect(recovered.status).toBe("ok");
-    expect(await m.db.event.count({ where: { open: true } })).toBe(sim.summary().counts.open_events);
-    expect(await m.db.market.count({ where: { open: true } })).toBe(sim.summary().counts.open_markets);
-    expect((await m.db.samplerState.findUniqueOrThrow({ where: { key: "prices_at" } })).at).toEqual(clock());
+    expect(await m.db.event.count({ where: { open: true } })).toBe(m.sim.summary().counts.open_events);
+    expect(await m.db.market.count({ where: { open: true } })).toBe(m.sim.summary().counts.open_markets);
+    expect((await m.db.samplerState.findUniqueOrThrow({ where: { key: "prices_at" } })).at).toEqual(m.clock());
     // The failed pass reached no trades; the recovery pass stored every one of the tape.
     const tape = await m.upstream.data.listTrades({ limit: 500, takerOnly: true });
     const ids = [...new Set(tape.trades.map((t) => t.id))];
@@ -114,12 +87,17 @@ describe("sampler against the simulator", () => {
   });
 
   it("lets one of two overlapping passes do the work and skips the other", async () => {
-    simNow += 60_000;
+    m.now += 60_000;
     const runsBefore = await count("sampler_runs");
-    const results = await Promise.all([m.sampler.runSamplerPass({ now: clock, config }), m.sampler.runSamplerPass({ now: clock, config })]);
+    const results = await Promise.all([
+      m.sampler.runSamplerPass({ now: m.clock, config }),
+      m.sampler.runSamplerPass({ now: m.clock, config }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual(["ok", "skipped"]);
     expect(await count("sampler_runs")).toBe(runsBefore + 1);
-    const trades = await m.db.$queryRawUnsafe<{ n: number; d: number }[]>(`SELECT count(*)::int AS n, count(DISTINCT (tx_hash, wallet, condition_id, outcome_index, side, shares, price, timestamp))::int AS d FROM trades`);
+    const trades = await m.db.$queryRawUnsafe<{ n: number; d: number }[]>(
+      `SELECT count(*)::int AS n, count(DISTINCT (tx_hash, wallet, condition_id, outcome_index, side, shares, price, timestamp))::int AS d FROM trades`,
+    );
     expect(trades[0].n).toBe(trades[0].d);
   });
 });

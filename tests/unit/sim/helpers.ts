@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { startSimulator, type Simulator, type SimulatorOptions } from "@/sim/polymarket";
 
 export const FIXTURES = path.resolve(__dirname, "../../../../shared/fixtures/polymarket");
 
@@ -41,3 +43,21 @@ export async function getJson<T = unknown>(url: string, init?: RequestInit): Pro
 }
 
 export type Row = Record<string, unknown>;
+
+/**
+ * Starts a simulator before the tests of the file (or describe block) it is called in and closes it after them;
+ * the returned function gives the running simulator.
+ */
+export function simulatorForTests(options: SimulatorOptions): () => Simulator {
+  let sim: Simulator | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator(options);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  return () => {
+    if (!sim) throw new Error("the simulator is not started yet (call it from a test or a hook)");
+    return sim;
+  };
+}

@@ -1,22 +1,15 @@
 // Prices: bounded, consistent across outcomes and sibling markets, answerable for any past time, moving with time.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "@/sim/polymarket";
-import { getJson, type Row } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { getJson, type Row, simulatorForTests } from "./helpers";
 
-let sim: Simulator;
 let nowMs = Date.now();
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 11, clock: () => nowMs });
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = simulatorForTests({ seed: 11, clock: () => nowMs });
 
 const nowSec = () => Math.floor(nowMs / 1000);
 
 describe("price model", () => {
   it("keeps every price in [0, 1] over the last 30 days, binary pairs summing to 1", () => {
-    const { world, prices } = sim;
+    const { world, prices } = sim();
     const sample = world.markets.filter((_, i) => i % 17 === 0);
     for (const market of sample) {
       for (let t = nowSec() - 30 * 86_400; t <= nowSec(); t += 6 * 3600 + 77) {
@@ -32,7 +25,7 @@ describe("price model", () => {
   });
 
   it("makes the Yes prices of a multi-market (negRisk) event sum to about 1", () => {
-    const { world, prices } = sim;
+    const { world, prices } = sim();
     const multi = world.events.filter((e) => world.isOpen(e) && e.negRisk).slice(0, 30);
     expect(multi.length).toBeGreaterThan(10);
     for (const event of multi) {
@@ -46,10 +39,13 @@ describe("price model", () => {
   });
 
   it("moves over time, with occasional jumps", () => {
-    const { world, prices } = sim;
+    const { world, prices } = sim();
     let moved = 0;
     let biggestHourlyMove = 0;
-    const busiest = [...world.markets].filter((m) => !m.closed).sort((a, b) => b.tradeRate - a.tradeRate).slice(0, 60);
+    const busiest = [...world.markets]
+      .filter((m) => !m.closed)
+      .sort((a, b) => b.tradeRate - a.tradeRate)
+      .slice(0, 60);
     for (const market of busiest) {
       let previous = prices.yesProbability(market, nowSec() - 30 * 86_400);
       let changed = false;
@@ -66,7 +62,7 @@ describe("price model", () => {
   });
 
   it("resolved markets sit at 0/1 after their close", () => {
-    const { world, prices } = sim;
+    const { world, prices } = sim();
     const closed = world.markets.filter((m) => m.closed);
     expect(closed.length).toBeGreaterThan(0);
     for (const m of closed) {
@@ -79,17 +75,25 @@ describe("price model", () => {
 describe("CLOB prices over HTTP", () => {
   /** Tokens of the busiest open market that has existed for more than 30 days. */
   function busyTokens(): string[] {
-    const old = sim.world.markets
-      .filter((m) => !m.closed && m.startSec < nowSec() - 31 * 86_400)
+    const old = sim()
+      .world.markets.filter((m) => !m.closed && m.startSec < nowSec() - 31 * 86_400)
       .sort((a, b) => b.tradeRate - a.tradeRate)[0];
     return [...old.tokenIds];
   }
 
   it("answers every interval with ascending points inside the window, fidelity in minutes", async () => {
     const [token] = busyTokens();
-    const expectations: [string, number, number][] = [["1h", 1, 3600], ["6h", 5, 21_600], ["1d", 60, 86_400], ["1w", 60, 604_800], ["1m", 360, 2_592_000]];
+    const expectations: [string, number, number][] = [
+      ["1h", 1, 3600],
+      ["6h", 5, 21_600],
+      ["1d", 60, 86_400],
+      ["1w", 60, 604_800],
+      ["1m", 360, 2_592_000],
+    ];
     for (const [interval, fidelity, span] of expectations) {
-      const { status, body } = await getJson<{ history: { t: number; p: number }[] }>(`${sim.clobUrl}/prices-history?market=${token}&interval=${interval}&fidelity=${fidelity}`);
+      const { status, body } = await getJson<{ history: { t: number; p: number }[] }>(
+        `${sim().clobUrl}/prices-history?market=${token}&interval=${interval}&fidelity=${fidelity}`,
+      );
       expect(status).toBe(200);
       const step = fidelity * 60;
       expect(body.history.length).toBeGreaterThanOrEqual(Math.floor(span / step) - 1);
@@ -103,7 +107,7 @@ describe("CLOB prices over HTTP", () => {
         if (i > 0) expect(t - body.history[i - 1].t).toBe(step);
       }
     }
-    const max = await getJson<{ history: { t: number }[] }>(`${sim.clobUrl}/prices-history?market=${token}&interval=max&fidelity=1440`);
+    const max = await getJson<{ history: { t: number }[] }>(`${sim().clobUrl}/prices-history?market=${token}&interval=max&fidelity=1440`);
     expect(max.body.history.length).toBeGreaterThan(0);
   });
 
@@ -111,54 +115,38 @@ describe("CLOB prices over HTTP", () => {
     const [token] = busyTokens();
     const start = nowSec() - 30 * 86_400;
     const end = start + 6 * 3600;
-    const { body } = await getJson<{ history: { t: number; p: number }[] }>(`${sim.clobUrl}/prices-history?market=${token}&startTs=${start}&endTs=${end}&fidelity=60`);
+    const { body } = await getJson<{ history: { t: number; p: number }[] }>(
+      `${sim().clobUrl}/prices-history?market=${token}&startTs=${start}&endTs=${end}&fidelity=60`,
+    );
     expect(body.history.length).toBe(6);
-    const market = sim.world.markets[sim.world.tokenLookup.get(token)! >> 1];
+    const market = sim().world.markets[sim().world.tokenLookup.get(token)! >> 1];
     for (const point of body.history) {
       expect(point.t).toBeGreaterThanOrEqual(start);
       expect(point.t).toBeLessThanOrEqual(end);
-      expect(point.p).toBeCloseTo(sim.prices.displayPrice(market, 0, point.t), 4);
+      expect(point.p).toBeCloseTo(sim().prices.displayPrice(market, 0, point.t), 4);
     }
-    const both = await fetch(`${sim.clobUrl}/prices-history?market=${token}&interval=1d&startTs=${start}`);
+    const both = await fetch(`${sim().clobUrl}/prices-history?market=${token}&interval=1d&startTs=${start}`);
     expect(both.status).toBe(400);
   });
 
   it("answers empty history for resolved markets at interval=max with fidelity < 720 (upstream quirk)", async () => {
-    const closed = sim.world.markets.find((m) => m.closed)!;
-    const fine = await getJson<{ history: Row[] }>(`${sim.clobUrl}/prices-history?market=${closed.tokenIds[0]}&interval=max&fidelity=60`);
+    const closed = sim().world.markets.find((m) => m.closed)!;
+    const fine = await getJson<{ history: Row[] }>(`${sim().clobUrl}/prices-history?market=${closed.tokenIds[0]}&interval=max&fidelity=60`);
     expect(fine.body.history).toEqual([]);
-    const coarse = await getJson<{ history: Row[] }>(`${sim.clobUrl}/prices-history?market=${closed.tokenIds[0]}&interval=max&fidelity=720`);
+    const coarse = await getJson<{ history: Row[] }>(
+      `${sim().clobUrl}/prices-history?market=${closed.tokenIds[0]}&interval=max&fidelity=720`,
+    );
     expect(coarse.body.history.length).toBeGreaterThan(0);
   });
 
-  it("lists book bids ascending and asks descending (best last); the No book mirrors the Yes book", async () => {
-    const [yes, no] = busyTokens();
-    const a = (await getJson<Row>(`${sim.clobUrl}/book?token_id=${yes}`)).body;
-    const b = (await getJson<Row>(`${sim.clobUrl}/book?token_id=${no}`)).body;
-    const prices = (side: unknown) => (side as { price: string }[]).map((l) => Number(l.price));
-    const yesBids = prices(a.bids);
-    const yesAsks = prices(a.asks);
-    expect([...yesBids].sort((x, y) => x - y)).toEqual(yesBids);
-    expect([...yesAsks].sort((x, y) => y - x)).toEqual(yesAsks);
-    expect(yesBids[yesBids.length - 1]).toBeLessThan(yesAsks[yesAsks.length - 1]);
-    const noBestBid = prices(b.bids).at(-1)!;
-    const noBestAsk = prices(b.asks).at(-1)!;
-    expect(noBestBid).toBeCloseTo(1 - yesAsks.at(-1)!, 9);
-    expect(noBestAsk).toBeCloseTo(1 - yesBids.at(-1)!, 9);
-    const mid = Number((await getJson<Row>(`${sim.clobUrl}/midpoint?token_id=${yes}`)).body.mid);
-    expect(mid).toBeCloseTo((yesBids.at(-1)! + yesAsks.at(-1)!) / 2, 6);
-    const buy = Number((await getJson<Row>(`${sim.clobUrl}/price?token_id=${yes}&side=BUY`)).body.price);
-    expect(buy).toBe(yesBids.at(-1));
-  });
-
   it("Gamma outcomePrices follow the clock", async () => {
-    const slug = sim.summary().samples.binary_event_slugs[0];
-    const before = (await getJson<Row>(`${sim.gammaUrl}/events/slug/${slug}`)).body;
+    const slug = sim().summary().samples.binary_event_slugs[0];
+    const before = (await getJson<Row>(`${sim().gammaUrl}/events/slug/${slug}`)).body;
     const saved = nowMs;
     const seen = new Set<string>();
     for (let days = 0; days < 10; days++) {
       nowMs = saved + days * 86_400_000;
-      const e = (await getJson<Row>(`${sim.gammaUrl}/events/slug/${slug}`)).body;
+      const e = (await getJson<Row>(`${sim().gammaUrl}/events/slug/${slug}`)).body;
       seen.add(String((e.markets as Row[])[0].outcomePrices));
     }
     nowMs = saved;

@@ -7,7 +7,9 @@ import { buildWorld, startSimulator } from "@/sim/polymarket";
 describe("bench scale", () => {
   it("builds a world of ≥ 10,000 markets and serves it", async () => {
     const { world, buildMs } = buildWorld(1, "bench");
-    console.log(`bench world built in ${buildMs.toFixed(0)} ms: ${world.events.length} events, ${world.markets.length} markets, ${world.posCount} positions`);
+    console.log(
+      `bench world built in ${buildMs.toFixed(0)} ms: ${world.events.length} events, ${world.markets.length} markets, ${world.posCount} positions`,
+    );
     expect(world.markets.length).toBeGreaterThanOrEqual(10_000);
     const sim = await startSimulator({ seed: 1, scale: "bench" });
     try {
@@ -24,7 +26,7 @@ describe("bench scale", () => {
 });
 
 describe("CLI", () => {
-  it("prints the three POLYMARKET_*_URL lines, serves, and exits on SIGTERM", async () => {
+  it("prints the POLYMARKET_*_URL lines (three HTTP APIs, two websockets), serves, and exits on SIGTERM", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", path.resolve("sim/polymarket/main.ts"), "--port", "0", "--seed", "2"], {
       cwd: path.resolve("."),
       stdio: ["ignore", "pipe", "pipe"],
@@ -36,7 +38,7 @@ describe("CLI", () => {
         child.stdout.on("data", (chunk: Buffer) => {
           stdout += chunk.toString();
           const found = Object.fromEntries([...stdout.matchAll(/^(POLYMARKET_\w+_URL)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
-          if (Object.keys(found).length === 3) {
+          if (Object.keys(found).length === 5) {
             clearTimeout(timer);
             resolve(found);
           }
@@ -46,6 +48,8 @@ describe("CLI", () => {
       expect(urls.POLYMARKET_GAMMA_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/gamma$/);
       expect(urls.POLYMARKET_DATA_URL).toMatch(/\/data$/);
       expect(urls.POLYMARKET_CLOB_URL).toMatch(/\/clob$/);
+      expect(urls.POLYMARKET_CLOB_WS_URL).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws\/market$/);
+      expect(urls.POLYMARKET_RTDS_URL).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/rtds$/);
       const res = await fetch(`${urls.POLYMARKET_GAMMA_URL}/events?limit=1`);
       expect(res.status).toBe(200);
       await res.text();

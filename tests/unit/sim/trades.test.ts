@@ -1,28 +1,21 @@
 // Trade flow, holders and positions: stable identities, filters, v1/v2 agreement, and whales that show up
 // consistently across /trades, /holders and /positions.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "@/sim/polymarket";
-import { getJson, type Row } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { getJson, type Row, simulatorForTests } from "./helpers";
 
-let sim: Simulator;
 let nowMs = Date.now();
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 21, clock: () => nowMs });
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = simulatorForTests({ seed: 21, clock: () => nowMs });
 
 const identity = (t: Row) => [t.transactionHash, t.asset, t.proxyWallet, t.side, t.size, t.price].join("|");
 const identityV2 = (t: Row) => [t.transaction_hash, t.token_id, t.proxy_wallet, t.side, t.size, t.price].join("|");
 
 function busiestCondition(): string {
-  return sim.summary().samples.busiest_markets[0].condition_id;
+  return sim().summary().samples.busiest_markets[0].condition_id;
 }
 
 describe("trade tape", () => {
   it("returns the same trades on refetch, newest first, each identity unique, even as time moves on", async () => {
-    const url = (limit: number) => `${sim.dataUrl}/trades?market=${busiestCondition()}&limit=${limit}`;
+    const url = (limit: number) => `${sim().dataUrl}/trades?market=${busiestCondition()}&limit=${limit}`;
     const first = (await getJson<Row[]>(url(200))).body;
     expect(first.length).toBe(200);
     const again = (await getJson<Row[]>(url(200))).body;
@@ -43,7 +36,7 @@ describe("trade tape", () => {
   });
 
   it("shows several fills sharing one transactionHash (a real quirk), never a duplicate identity", async () => {
-    const rows = (await getJson<Row[]>(`${sim.dataUrl}/trades?limit=3000`)).body;
+    const rows = (await getJson<Row[]>(`${sim().dataUrl}/trades?limit=3000`)).body;
     const byHash = new Map<unknown, number>();
     for (const t of rows) byHash.set(t.transactionHash, (byHash.get(t.transactionHash) ?? 0) + 1);
     expect([...byHash.values()].some((n) => n > 1)).toBe(true);
@@ -51,62 +44,71 @@ describe("trade tape", () => {
   });
 
   it("has heavy-tailed sizes: a few trades dwarf the median", async () => {
-    const rows = (await getJson<Row[]>(`${sim.dataUrl}/trades?limit=3000`)).body;
+    const rows = (await getJson<Row[]>(`${sim().dataUrl}/trades?limit=3000`)).body;
     const usd = rows.map((t) => (t.size as number) * (t.price as number)).sort((a, b) => a - b);
     const median = usd[Math.floor(usd.length / 2)];
     expect(usd[usd.length - 1] / median).toBeGreaterThan(200);
   });
 
   it("applies side, CASH filter, eventId and takerOnly=false", async () => {
-    const sells = (await getJson<Row[]>(`${sim.dataUrl}/trades?limit=300&side=SELL`)).body;
+    const sells = (await getJson<Row[]>(`${sim().dataUrl}/trades?limit=300&side=SELL`)).body;
     expect(sells.length).toBe(300);
     for (const t of sells) expect(t.side).toBe("SELL");
-    const big = (await getJson<Row[]>(`${sim.dataUrl}/trades?limit=50&filterType=CASH&filterAmount=2000`)).body;
+    const big = (await getJson<Row[]>(`${sim().dataUrl}/trades?limit=50&filterType=CASH&filterAmount=2000`)).body;
     expect(big.length).toBeGreaterThan(0);
     for (const t of big) expect((t.size as number) * (t.price as number)).toBeGreaterThanOrEqual(2000);
-    const unpaired = await getJson<Row>(`${sim.dataUrl}/trades?filterType=CASH`);
+    const unpaired = await getJson<Row>(`${sim().dataUrl}/trades?filterType=CASH`);
     expect(unpaired.status).toBe(400);
 
-    const event = sim.world.events.find((e) => sim.world.isOpen(e) && e.markets.length > 3 && e.tradeRate > 0.5)!;
-    const byEvent = (await getJson<Row[]>(`${sim.dataUrl}/trades?eventId=${event.id}&limit=200`)).body;
+    const event = sim().world.events.find((e) => sim().world.isOpen(e) && e.markets.length > 3 && e.tradeRate > 0.5)!;
+    const byEvent = (await getJson<Row[]>(`${sim().dataUrl}/trades?eventId=${event.id}&limit=200`)).body;
     expect(byEvent.length).toBeGreaterThan(0);
     for (const t of byEvent) expect(t.eventSlug).toBe(event.slug);
 
-    const takers = (await getJson<Row[]>(`${sim.dataUrl}/trades?market=${busiestCondition()}&limit=100`)).body;
-    const withMakers = (await getJson<Row[]>(`${sim.dataUrl}/trades?market=${busiestCondition()}&limit=200&takerOnly=false`)).body;
-    const takerHashes = new Map(takers.map((t) => [t.transactionHash, t]));
-    const makers = withMakers.filter((t) => !takers.some((k) => identity(k) === identity(t)) && takerHashes.has(t.transactionHash));
+    // A page with makers holds at most 200 taker fills, so the taker tape at the same limit holds every one of them: a
+    // shallower taker page would let a taker fill past its end pass for a maker (a sweep's second fill shares the
+    // first one's transaction hash and side).
+    const takers = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=200`)).body;
+    const withMakers = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=200&takerOnly=false`)).body;
+    const takerIds = new Set(takers.map(identity));
+    const takerByHash = new Map(takers.map((t) => [t.transactionHash, t]));
+    const makers = withMakers.filter((t) => !takerIds.has(identity(t)));
     expect(makers.length).toBeGreaterThan(0);
-    for (const m of makers) expect(m.side).not.toBe(takerHashes.get(m.transactionHash)!.side);
+    for (const m of makers) {
+      const taker = takerByHash.get(m.transactionHash);
+      expect(taker, `maker fill ${identity(m)} shares a taker fill's transaction`).toBeDefined();
+      expect(m.side).not.toBe(taker!.side);
+      expect(m.proxyWallet).not.toBe(taker!.proxyWallet);
+    }
   });
 
   it("rejects malformed ids with 400 and answers [] for well-formed unknown ones", async () => {
-    expect((await fetch(`${sim.dataUrl}/trades?market=0x1234`)).status).toBe(400);
-    expect((await fetch(`${sim.dataUrl}/trades?user=bob`)).status).toBe(400);
-    expect((await fetch(`${sim.dataUrl}/trades?offset=10001`)).status).toBe(400);
-    const unknown = await getJson<Row[]>(`${sim.dataUrl}/trades?market=0x${"ab".repeat(32)}`);
+    expect((await fetch(`${sim().dataUrl}/trades?market=0x1234`)).status).toBe(400);
+    expect((await fetch(`${sim().dataUrl}/trades?user=bob`)).status).toBe(400);
+    expect((await fetch(`${sim().dataUrl}/trades?offset=10001`)).status).toBe(400);
+    const unknown = await getJson<Row[]>(`${sim().dataUrl}/trades?market=0x${"ab".repeat(32)}`);
     expect(unknown.body).toEqual([]);
   });
 
   it("wraps around past the ~4,000-row window instead of answering an empty page (upstream quirk)", async () => {
-    const head = (await getJson<Row[]>(`${sim.dataUrl}/trades?limit=10`)).body;
-    const wrapped = (await getJson<Row[]>(`${sim.dataUrl}/trades?limit=10&offset=4000`)).body;
+    const head = (await getJson<Row[]>(`${sim().dataUrl}/trades?limit=10`)).body;
+    const wrapped = (await getJson<Row[]>(`${sim().dataUrl}/trades?limit=10&offset=4000`)).body;
     expect(wrapped).toEqual(head);
   });
 
   it("v2 cursor paging returns the v1 tape in the same order, snake_case, without duplicates", async () => {
-    const v1 = (await getJson<Row[]>(`${sim.dataUrl}/trades?market=${busiestCondition()}&limit=250`)).body;
+    const v1 = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=250`)).body;
     const collected: Row[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 5; page++) {
-      const url: string = `${sim.dataUrl}/v2/trades?condition=${busiestCondition()}&limit=50${cursor ? `&cursor=${cursor}` : ""}`;
+      const url: string = `${sim().dataUrl}/v2/trades?condition=${busiestCondition()}&limit=50${cursor ? `&cursor=${cursor}` : ""}`;
       const { body } = await getJson<{ data: Row[]; pagination: { has_more: boolean; next_cursor: string | null } }>(url);
       collected.push(...body.data);
       expect(body.pagination.has_more).toBe(true);
       cursor = body.pagination.next_cursor;
     }
     expect(collected.map(identityV2)).toEqual(v1.map(identity));
-    const bad = await getJson<Row>(`${sim.dataUrl}/v2/trades?cursor=@@@`);
+    const bad = await getJson<Row>(`${sim().dataUrl}/v2/trades?cursor=@@@`);
     expect(bad.status).toBe(400);
     expect(bad.body.parameter).toBe("cursor");
   });
@@ -114,31 +116,32 @@ describe("trade tape", () => {
 
 describe("whales, holders and positions", () => {
   it("a whale seen trading appears among the top holders of that token, with the amount the trades imply", async () => {
-    const anchorSec = Math.floor(sim.world.anchorMs / 1000);
+    const anchorSec = Math.floor(sim().world.anchorMs / 1000);
     let checked = 0;
-    for (const wallet of sim.summary().samples.whale_wallets) {
-      const trades = (await getJson<Row[]>(`${sim.dataUrl}/trades?user=${wallet}&limit=500`)).body;
+    for (const wallet of sim().summary().samples.whale_wallets) {
+      const trades = (await getJson<Row[]>(`${sim().dataUrl}/trades?user=${wallet}&limit=500`)).body;
       if (trades.length === 0) continue;
       for (const t of trades) expect(t.proxyWallet).toBe(wallet);
       const notional = trades.map((t) => (t.size as number) * (t.price as number));
       expect(Math.max(...notional)).toBeGreaterThanOrEqual(4000);
 
       const latest = trades[0];
-      const holders = (await getJson<Row[]>(`${sim.dataUrl}/holders?market=${latest.conditionId}`)).body;
+      const holders = (await getJson<Row[]>(`${sim().dataUrl}/holders?market=${latest.conditionId as string}`)).body;
       const group = holders.find((g) => g.token === latest.asset)!;
       const row = (group.holders as Row[]).find((h) => h.proxyWallet === wallet);
-      expect(row, `whale ${wallet} in holders of ${latest.asset}`).toBeDefined();
+      expect(row, `whale ${wallet} in holders of ${latest.asset as string}`).toBeDefined();
 
       // Holder amount = book position at the anchor + net of the whale's trades since then.
-      const walletIndex = sim.world.walletByAddress.get(wallet)!;
-      const market = sim.world.marketByCondition.get(latest.conditionId as string)!;
-      const position = Array.from(sim.world.positionsOfWallet(walletIndex)).find((p) => sim.world.posMarket[p] === market.index)!;
-      const sinceAnchor = (await getJson<Row[]>(`${sim.dataUrl}/trades?user=${wallet}&market=${latest.conditionId}&limit=1000`)).body
-        .filter((t) => (t.timestamp as number) >= anchorSec);
+      const walletIndex = sim().world.walletByAddress.get(wallet)!;
+      const market = sim().world.marketByCondition.get(latest.conditionId as string)!;
+      const position = Array.from(sim().world.positionsOfWallet(walletIndex)).find((p) => sim().world.posMarket[p] === market.index)!;
+      const sinceAnchor = (
+        await getJson<Row[]>(`${sim().dataUrl}/trades?user=${wallet}&market=${latest.conditionId as string}&limit=1000`)
+      ).body.filter((t) => (t.timestamp as number) >= anchorSec);
       const net = sinceAnchor.reduce((s, t) => s + (t.side === "BUY" ? 1 : -1) * (t.size as number), 0);
-      expect(row!.amount as number).toBeCloseTo(Math.max(0, sim.flow.whaleBaseShares(position) + net), 3);
+      expect(row!.amount as number).toBeCloseTo(Math.max(0, sim().flow.whaleBaseShares(position) + net), 3);
 
-      const positions = (await getJson<Row[]>(`${sim.dataUrl}/positions?user=${wallet}&market=${latest.conditionId}`)).body;
+      const positions = (await getJson<Row[]>(`${sim().dataUrl}/positions?user=${wallet}&market=${latest.conditionId as string}`)).body;
       expect(positions).toHaveLength(1);
       const p = positions[0];
       expect(p.size as number).toBeCloseTo(row!.amount as number, 3);
@@ -152,17 +155,19 @@ describe("whales, holders and positions", () => {
   });
 
   it("every trader on a market's tape holds a position in it", async () => {
-    const trades = (await getJson<Row[]>(`${sim.dataUrl}/trades?market=${busiestCondition()}&limit=30`)).body;
+    const trades = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=30`)).body;
     for (const t of trades.slice(0, 10)) {
-      const positions = (await getJson<Row[]>(`${sim.dataUrl}/positions?user=${t.proxyWallet}&market=${busiestCondition()}&sizeThreshold=0`)).body;
+      const positions = (
+        await getJson<Row[]>(`${sim().dataUrl}/positions?user=${t.proxyWallet as string}&market=${busiestCondition()}&sizeThreshold=0`)
+      ).body;
       expect(positions.map((p) => p.asset)).toContain(t.asset);
     }
   });
 
   it("clamps holders at 20 per token and honours minBalance", async () => {
-    const many = (await getJson<Row[]>(`${sim.dataUrl}/holders?market=${busiestCondition()}&limit=100`)).body;
+    const many = (await getJson<Row[]>(`${sim().dataUrl}/holders?market=${busiestCondition()}&limit=100`)).body;
     for (const g of many) expect((g.holders as Row[]).length).toBeLessThanOrEqual(20);
-    const rich = (await getJson<Row[]>(`${sim.dataUrl}/holders?market=${busiestCondition()}&minBalance=1000`)).body;
+    const rich = (await getJson<Row[]>(`${sim().dataUrl}/holders?market=${busiestCondition()}&minBalance=1000`)).body;
     for (const g of rich) for (const h of g.holders as Row[]) expect(h.amount as number).toBeGreaterThanOrEqual(1000);
   });
 });

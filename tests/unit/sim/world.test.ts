@@ -1,7 +1,7 @@
 // The seeded world: size, identifier formats, determinism, and Gamma's listing/paging behaviour over it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWorld, startSimulator, startOfUtcDay, type Simulator } from "@/sim/polymarket";
-import { getJson, type Row } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { buildWorld, startSimulator, startOfUtcDay } from "@/sim/polymarket";
+import { getJson, type Row, simulatorForTests } from "./helpers";
 
 const ANCHOR = startOfUtcDay(Date.now());
 
@@ -9,7 +9,9 @@ describe("world generation", () => {
   const { world, buildMs } = buildWorld(1, "demo", ANCHOR);
 
   it("has demo scale: ≥ 300 open events, ≥ 1,500 markets, ≥ 8 categories, multi and binary events, closed ones", () => {
-    console.log(`demo world built in ${buildMs.toFixed(0)} ms: ${world.events.length} events, ${world.markets.length} markets, ${world.posCount} positions`);
+    console.log(
+      `demo world built in ${buildMs.toFixed(0)} ms: ${world.events.length} events, ${world.markets.length} markets, ${world.posCount} positions`,
+    );
     const open = world.events.filter((e) => world.isOpen(e));
     expect(open.length).toBeGreaterThanOrEqual(300);
     expect(world.markets.length).toBeGreaterThanOrEqual(1500);
@@ -60,8 +62,12 @@ describe("world generation", () => {
 
   it("is deterministic: same seed → same world; another seed → another world", () => {
     const again = buildWorld(1, "demo", ANCHOR).world;
-    expect(again.events.map((e) => [e.id, e.slug, e.title, e.markets.length])).toEqual(world.events.map((e) => [e.id, e.slug, e.title, e.markets.length]));
-    expect(again.markets.map((m) => [m.id, m.conditionId, ...m.tokenIds])).toEqual(world.markets.map((m) => [m.id, m.conditionId, ...m.tokenIds]));
+    expect(again.events.map((e) => [e.id, e.slug, e.title, e.markets.length])).toEqual(
+      world.events.map((e) => [e.id, e.slug, e.title, e.markets.length]),
+    );
+    expect(again.markets.map((m) => [m.id, m.conditionId, ...m.tokenIds])).toEqual(
+      world.markets.map((m) => [m.id, m.conditionId, ...m.tokenIds]),
+    );
     const other = buildWorld(2, "demo", ANCHOR).world;
     expect(other.markets[0].conditionId).not.toBe(world.markets[0].conditionId);
     expect(other.events.map((e) => e.slug)).not.toEqual(world.events.map((e) => e.slug));
@@ -83,20 +89,14 @@ describe("world generation", () => {
 });
 
 describe("Gamma listing over the world", () => {
-  let sim: Simulator;
   const now = Date.now();
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 3, clock: () => now });
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
+  const sim = simulatorForTests({ seed: 3, clock: () => now });
 
   it("two simulators with the same seed and time answer byte-identical bodies", async () => {
     const twin = await startSimulator({ seed: 3, clock: () => now });
     try {
       for (const path of ["/gamma/events?limit=5&order=volume24hr&ascending=false", "/data/trades?limit=50", "/data/v2/trades?limit=20"]) {
-        const [a, b] = await Promise.all([fetch(sim.url + path).then((r) => r.text()), fetch(twin.url + path).then((r) => r.text())]);
+        const [a, b] = await Promise.all([fetch(sim().url + path).then((r) => r.text()), fetch(twin.url + path).then((r) => r.text())]);
         expect(a).toBe(b);
       }
     } finally {
@@ -109,7 +109,7 @@ describe("Gamma listing over the world", () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const url = `${sim.gammaUrl}/events/keyset?active=true&closed=false&archived=false&limit=37${cursor ? `&after_cursor=${cursor}` : ""}`;
+      const url = `${sim().gammaUrl}/events/keyset?active=true&closed=false&archived=false&limit=37${cursor ? `&after_cursor=${cursor}` : ""}`;
       const { status, body } = await getJson<{ events: Row[]; next_cursor?: string }>(url);
       expect(status).toBe(200);
       seen.push(...body.events.map((e) => e.id as string));
@@ -117,7 +117,7 @@ describe("Gamma listing over the world", () => {
       cursor = body.next_cursor;
       pages++;
     } while (cursor && pages < 100);
-    const open = sim.world.events.filter((e) => sim.world.isOpen(e));
+    const open = sim().world.events.filter((e) => sim().world.isOpen(e));
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.sort()).toEqual(open.map((e) => e.id).sort());
   });
@@ -127,42 +127,42 @@ describe("Gamma listing over the world", () => {
     let cursor: string | undefined;
     let last: Row = {};
     do {
-      const url = `${sim.gammaUrl}/events/keyset?order=endDate&ascending=false&limit=200${cursor ? `&after_cursor=${cursor}` : ""}`;
+      const url = `${sim().gammaUrl}/events/keyset?order=endDate&ascending=false&limit=200${cursor ? `&after_cursor=${cursor}` : ""}`;
       const { body } = await getJson<{ events: Row[]; next_cursor?: string }>(url);
       seen.push(...body.events.map((e) => e.id as string));
       cursor = body.next_cursor;
-      last = body as unknown as Row;
+      last = body;
     } while (cursor);
     expect("next_cursor" in last).toBe(false);
-    expect(new Set(seen).size).toBe(sim.world.events.length);
+    expect(new Set(seen).size).toBe(sim().world.events.length);
   });
 
   it("keyset rejects offset; the offset list caps limit at 100 and rejects deep offsets with 422", async () => {
-    const keysetOffset = await getJson<Row>(`${sim.gammaUrl}/events/keyset?offset=10`);
+    const keysetOffset = await getJson<Row>(`${sim().gammaUrl}/events/keyset?offset=10`);
     expect(keysetOffset.status).toBe(422);
     expect(keysetOffset.body.error).toBe("offset is not allowed on keyset endpoints");
-    const capped = await getJson<Row[]>(`${sim.gammaUrl}/events?limit=500`);
+    const capped = await getJson<Row[]>(`${sim().gammaUrl}/events?limit=500`);
     expect(capped.body).toHaveLength(100);
-    const deep = await getJson<Row>(`${sim.gammaUrl}/events?offset=2001`);
+    const deep = await getJson<Row>(`${sim().gammaUrl}/events?offset=2001`);
     expect(deep.status).toBe(422);
     expect(deep.body).toEqual({ type: "validation error", error: "offset too large, use /events/keyset for deeper pagination" });
-    const badOrder = await getJson<Row>(`${sim.gammaUrl}/events?order=volume_24hr`);
+    const badOrder = await getJson<Row>(`${sim().gammaUrl}/events?order=volume_24hr`);
     expect(badOrder.status).toBe(422);
   });
 
   it("closed events keep active: true; filters and ordering work", async () => {
-    const closed = await getJson<Row[]>(`${sim.gammaUrl}/events?closed=true&limit=100`);
+    const closed = await getJson<Row[]>(`${sim().gammaUrl}/events?closed=true&limit=100`);
     expect(closed.body.length).toBeGreaterThan(0);
     for (const e of closed.body) {
       expect(e.closed).toBe(true);
       expect(e.active).toBe(true);
       for (const m of e.markets as Row[]) expect(JSON.parse(m.outcomePrices as string).sort()).toEqual(["0", "1"]);
     }
-    const top = await getJson<Row[]>(`${sim.gammaUrl}/events?active=true&closed=false&order=volume24hr&ascending=false&limit=50`);
+    const top = await getJson<Row[]>(`${sim().gammaUrl}/events?active=true&closed=false&order=volume24hr&ascending=false&limit=50`);
     const volumes = top.body.map((e) => e.volume24hr as number);
     expect([...volumes].sort((a, b) => b - a)).toEqual(volumes);
     for (const e of top.body) expect(e.closed).toBe(false);
-    const politics = await getJson<Row[]>(`${sim.gammaUrl}/events?tag_slug=politics&limit=100`);
+    const politics = await getJson<Row[]>(`${sim().gammaUrl}/events?tag_slug=politics&limit=100`);
     expect(politics.body.length).toBeGreaterThan(0);
     for (const e of politics.body) expect((e.tags as Row[]).some((t) => t.slug === "politics")).toBe(true);
   });

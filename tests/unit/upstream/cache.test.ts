@@ -93,7 +93,9 @@ describe("cachedLoad (in-process)", () => {
   });
 
   it("rethrows when there is no cached body", async () => {
-    await expect(cachedLoad("k4", { ttlS: 10, kv: null }, () => Promise.reject(new ApiError("upstream_timeout", "slow")))).rejects.toMatchObject({
+    await expect(
+      cachedLoad("k4", { ttlS: 10, kv: null }, () => Promise.reject(new ApiError("upstream_timeout", "slow"))),
+    ).rejects.toMatchObject({
       code: "upstream_timeout",
     });
   });
@@ -136,8 +138,8 @@ describe("cachedLoad (shared KV layer)", () => {
 
   it("a failing KV store never fails the request: it falls back to the loader and the in-process cache", async () => {
     let loads = 0;
-    const first = await cachedLoad("kv-down", { ttlS: 60, kv: brokenKv as never }, async () => ++loads);
-    const second = await cachedLoad("kv-down", { ttlS: 60, kv: brokenKv as never }, async () => ++loads);
+    const first = await cachedLoad("kv-down", { ttlS: 60, kv: brokenKv }, async () => ++loads);
+    const second = await cachedLoad("kv-down", { ttlS: 60, kv: brokenKv }, async () => ++loads);
     expect([first.cache, second.cache]).toEqual(["miss", "hit"]);
     expect(loads).toBe(1);
   });

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clearLocalCache, clob, data, gamma } from "@/lib/upstream";
+import { resetHoldersFallback } from "@/lib/upstream/data";
 import { pointUpstreamAt, type Stub, startStub } from "./stub-server";
 
 const FIXTURES = path.resolve(__dirname, "../../../../shared/fixtures/polymarket");
@@ -11,8 +12,6 @@ const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURE
 
 const eventFixture = fixture("gamma_events_by_slug__nautilus_gamma_event.json");
 const marketFixture = fixture("gamma_market__nautilus_gamma_market.json");
-const searchFixture = fixture("gamma_public_search__nautilus_search_response.json");
-const tagsFixture = fixture("gamma_tags__nautilus_gamma_tags.json");
 const tradesV1Fixture = fixture("data_api_trades_v1__swift_test_real_capture.json");
 const tradesV2Fixture = fixture("data_api_v2_trades__nautilus_captured_sanitized.json");
 const holdersFixture = fixture("data_api_holders_token_group__tnn225_poly-market-maker.json");
@@ -31,11 +30,19 @@ afterAll(async () => {
   restore();
   await stub.close();
 });
-beforeEach(() => clearLocalCache());
+beforeEach(() => {
+  clearLocalCache();
+  resetHoldersFallback();
+});
 
 const iso = (text: string) => new Date(text).toISOString();
 
-function expectMarketMatches(actual: Awaited<ReturnType<typeof gamma.getMarket>>, raw: any, eventSlug: string | null, eventId: string | null) {
+function expectMarketMatches(
+  actual: Awaited<ReturnType<typeof gamma.getMarket>>,
+  raw: any,
+  eventSlug: string | null,
+  eventId: string | null,
+) {
   expect(actual).not.toBeNull();
   const m = actual!;
   const names = JSON.parse(raw.outcomes);
@@ -69,7 +76,9 @@ function expectMarketMatches(actual: Awaited<ReturnType<typeof gamma.getMarket>>
   expect(m.uma_resolution_status).toBe(raw.umaResolutionStatus ?? null);
   expect(m.event_slug).toBe(eventSlug);
   expect(m.event_id).toBe(eventId);
-  expect(m.outcomes).toEqual(names.map((name: string, index: number) => ({ index, name, token_id: tokens[index], price: Number(prices[index]) })));
+  expect(m.outcomes).toEqual(
+    names.map((name: string, index: number) => ({ index, name, token_id: tokens[index], price: Number(prices[index]) })),
+  );
   for (const o of m.outcomes) {
     expect(typeof o.token_id).toBe("string");
     expect(o.token_id).toMatch(/^\d{76,78}$/);
@@ -123,31 +132,28 @@ describe("gamma client against recorded responses", () => {
     expect(market!.outcomes[0].token_id).toBe("104239898038807136052399800151408521467737075933964991162589336683346093173875");
   });
 
-  it("getMarket by condition id queries /markets?condition_ids= and picks the matching row", async () => {
-    stub.route("/gamma/markets", (req) => ({ json: req.query.getAll("condition_ids").includes(marketFixture.conditionId) ? [marketFixture] : [] }));
+  it("getMarket by condition id queries /markets/keyset?condition_ids=, open first then closed, and picks the matching row", async () => {
+    stub.route("/gamma/markets/keyset", (req) => ({
+      // Gamma leaves closed markets out unless closed=true is sent; the fixture market is closed here.
+      json: {
+        markets:
+          req.query.get("closed") === "true" && req.query.getAll("condition_ids").includes(marketFixture.conditionId)
+            ? [{ ...marketFixture, closed: true }]
+            : [],
+      },
+    }));
+    // Only this test's requests: other tests of the file (in any order, the suite runs shuffled in CI) query it too.
+    const earlier = stub.requests.length;
     const market = await gamma.getMarket(marketFixture.conditionId.toUpperCase().replace("0X", "0x"));
     expect(market?.id).toBe(marketFixture.id);
+    expect(market?.closed).toBe(true);
+    const sent = stub.requests
+      .slice(earlier)
+      .filter((r) => r.path === "/gamma/markets/keyset")
+      .map((r) => r.query.get("closed"));
+    expect(sent).toEqual(["false", "true"]);
     expect(await gamma.getMarket(`0x${"ab".repeat(32)}`)).toBeNull();
     expect(await gamma.getMarket("999999999")).toBeNull(); // stub 404
-  });
-
-  it("listTags returns id, slug and label of every row", async () => {
-    stub.route("/gamma/tags", { json: tagsFixture });
-    const tags = await gamma.listTags();
-    expect(tags).toEqual(tagsFixture.map((t: { id: string; slug: string; label: string }) => ({ id: t.id, slug: t.slug, label: t.label })));
-  });
-
-  it("search returns the events and the pagination of /public-search", async () => {
-    stub.route("/gamma/public-search", (req) => ({ json: req.query.get("q") === "bitcoin" ? searchFixture : { events: [] } }));
-    const result = await gamma.search("bitcoin");
-    expect(result.has_more).toBe(searchFixture.pagination.hasMore);
-    expect(result.total).toBe(searchFixture.pagination.totalResults);
-    expect(result.events).toHaveLength(1);
-    const raw = searchFixture.events[0];
-    expect(result.events[0].slug).toBe(raw.slug);
-    expect(result.events[0].volume_24h_usd).toBe(raw.volume24hr);
-    expectMarketMatches(result.events[0].markets[0], raw.markets[0], raw.slug, raw.id);
-    expect(result.events[0].tags.map((t) => t.slug)).toEqual(raw.tags.map((t: { slug: string }) => t.slug));
   });
 
   it("listEventsPage sends after_cursor, returns next_cursor, and stops on a repeated cursor", async () => {
@@ -158,6 +164,7 @@ describe("gamma client against recorded responses", () => {
       if (cursor === "c1") return { json: { $schema: "x", events: [marketFixture.events[0]], next_cursor: "c1" } }; // cursor stuck
       return { json: { events: [] } };
     });
+    const earlier = stub.requests.length;
     const first = await gamma.listEventsPage({ limit: 1 });
     expect(first.events.map((e) => e.id)).toEqual([eventFixture[0].id]);
     expect(first.next_cursor).toBe("c1");
@@ -167,7 +174,7 @@ describe("gamma client against recorded responses", () => {
     const pages = [];
     for await (const page of gamma.iterateEvents({ limit: 1 })) pages.push(page.map((e) => e.id));
     expect(pages).toEqual([[eventFixture[0].id], [marketFixture.events[0].id]]);
-    const sent = stub.requests.filter((r) => r.path === "/gamma/events/keyset")[0].query;
+    const sent = stub.requests.slice(earlier).filter((r) => r.path === "/gamma/events/keyset")[0].query;
     expect([sent.get("active"), sent.get("closed"), sent.get("archived"), sent.get("limit")]).toEqual(["true", "false", "false", "1"]);
   });
 });
@@ -175,12 +182,33 @@ describe("gamma client against recorded responses", () => {
 describe("tolerance", () => {
   it("rows with optional fields missing normalise to nulls and defaults; unknown fields are dropped", async () => {
     stub.route("/gamma/events/slug/bare", {
-      json: { id: 1, slug: "bare", brandNewField: { x: 1 }, markets: [{ id: "7", question: "Bare?", outcomes: null, clobTokenIds: '["123", "456"]' }] },
+      json: {
+        id: 1,
+        slug: "bare",
+        brandNewField: { x: 1 },
+        markets: [{ id: "7", question: "Bare?", outcomes: null, clobTokenIds: '["123", "456"]' }],
+      },
     });
     const event = (await gamma.getEventBySlug("bare"))!;
-    expect(event).toMatchObject({ id: "1", title: "bare", description: null, open: false, volume_usd: 0, liquidity_usd: 0, tags: [], end_date: null });
+    expect(event).toMatchObject({
+      id: "1",
+      title: "bare",
+      description: null,
+      open: false,
+      volume_usd: 0,
+      liquidity_usd: 0,
+      tags: [],
+      end_date: null,
+    });
     expect("brandNewField" in event).toBe(false);
-    expect(event.markets[0]).toMatchObject({ id: "7", condition_id: null, volume_usd: 0, best_bid: null, one_day_price_change: null, event_slug: "bare" });
+    expect(event.markets[0]).toMatchObject({
+      id: "7",
+      condition_id: null,
+      volume_usd: 0,
+      best_bid: null,
+      one_day_price_change: null,
+      event_slug: "bare",
+    });
     expect(event.markets[0].outcomes).toEqual([
       { index: 0, name: "Outcome 1", token_id: "123", price: null },
       { index: 1, name: "Outcome 2", token_id: "456", price: null },
@@ -189,7 +217,16 @@ describe("tolerance", () => {
       json: [{ proxyWallet: "0xabc", side: "buy", asset: "123", conditionId: "0xc", size: "4", price: "0.25", timestamp: 1790000000123 }],
     });
     const [trade] = (await data.listTrades({ market: "0xc" })).trades;
-    expect(trade).toMatchObject({ side: "BUY", shares: 4, price: 0.25, usd_size: 1, timestamp_s: 1790000000, pseudonym: null, tx_hash: null, outcome_index: null });
+    expect(trade).toMatchObject({
+      side: "BUY",
+      shares: 4,
+      price: 0.25,
+      usd_size: 1,
+      timestamp_s: 1790000000,
+      pseudonym: null,
+      tx_hash: null,
+      outcome_index: null,
+    });
   });
 
   it("token ids sent as bare JSON numbers are read digit for digit, never through a float", async () => {
@@ -199,13 +236,162 @@ describe("tolerance", () => {
     expect(market.outcomes.map((o) => o.token_id)).toEqual([big, "1"]);
   });
 
-  it("a body that is missing required fields is refused as upstream_unavailable", async () => {
-    stub.route("/data/trades", { json: [{ side: "BUY", size: 1 }] });
-    await expect(data.listTrades({ market: "0xc" })).rejects.toMatchObject({ code: "upstream_unavailable" });
+  it("a single unusable body is refused as upstream_unavailable; a list drops only its bad rows", async () => {
     stub.route("/gamma/markets/9", { json: { id: "9", question: "Q", clobTokenIds: '["0x12"]' } });
     await expect(gamma.getMarket("9")).rejects.toMatchObject({ code: "upstream_unavailable" });
+    stub.route("/data/trades", { json: [{ side: "BUY", size: 1 }, ...tradesV1Fixture] });
+    const page = await data.listTrades({ market: "0xc" });
+    expect(page.trades).toHaveLength(tradesV1Fixture.length);
+    expect(page.dropped).toEqual([{ kind: "trade", id: null, reason: expect.stringContaining("proxyWallet") }]);
+  });
+
+  it("an events page drops the event without a slug and the market with a non-decimal token id, and keeps the rest", async () => {
+    const good = eventFixture[0];
+    const badMarket = { ...good.markets[0], id: "bad-market-1", clobTokenIds: '["0xnope", "12"]' };
+    stub.route("/gamma/events/keyset", {
+      json: {
+        events: [
+          { ...good, id: "1001", slug: null },
+          { ...good, markets: [badMarket, ...good.markets] },
+        ],
+      },
+    });
+    const page = await gamma.listEventsPage({ limit: 500 });
+    expect(page.events.map((e) => e.id)).toEqual([good.id]);
+    expect(page.events[0].markets.map((m) => m.id)).toEqual(good.markets.map((m: { id: string }) => m.id));
+    expect(page.dropped.map((d) => [d.kind, d.id])).toEqual([
+      ["event", "1001"],
+      ["market", "bad-market-1"],
+    ]);
   });
 });
+
+// Protocol V2 markets, shapes taken from Polymarket's own SDK tests and docs (sim/polymarket/SOURCES.md lists them):
+// the raw market, identifier cases and condition ids of Polymarket/ts-sdk packages/bindings/src/gamma/market.test.ts,
+// and the selection rule of docs.polymarket.com/migrate/polymarket-v2/api-integrations ("choose the ID field by
+// `version`, even when both fields are present"; `positionIds` an array of decimal strings).
+describe("V2 markets", () => {
+  const CTF_CONDITION_ID = `0x${"ab".repeat(32)}`;
+  const POLYV2_CONDITION_ID = "0x012def24bfb0c5c57fb236fac08b94236a0000000000000000000000000000";
+  const PADDED_POLYV2_CONDITION_ID = `${POLYV2_CONDITION_ID}00`;
+  const raw = { id: "1", outcomes: '["Yes", "No"]', outcomePrices: '["0.4", "0.6"]' };
+  const cases = [
+    { name: "legacy market", ids: { clobTokenIds: '["11", "12"]', version: "v1" }, tokens: ["11", "12"], version: "v1" },
+    {
+      name: "PolyV2 market (JSON-encoded positionIds)",
+      ids: { positionIds: '["21", "22"]', version: "v2" },
+      tokens: ["21", "22"],
+      version: "v2",
+    },
+    {
+      name: "PolyV2 market (array positionIds, docs)",
+      ids: { positionIds: ["21", "22"], version: "v2" },
+      tokens: ["21", "22"],
+      version: "v2",
+    },
+    {
+      name: "CTF market with Combos (both present, v1 wins)",
+      ids: { clobTokenIds: '["11", "12"]', positionIds: '["21", "22"]', version: "v1" },
+      tokens: ["11", "12"],
+      version: "v1",
+    },
+    {
+      name: "V2 market with both present (v2 wins)",
+      ids: { clobTokenIds: '["11", "12"]', positionIds: '["21", "22"]', version: "v2" },
+      tokens: ["21", "22"],
+      version: "v2",
+    },
+    { name: "market from before `version`", ids: { clobTokenIds: '["11", "12"]' }, tokens: ["11", "12"], version: null },
+  ];
+  for (const c of cases) {
+    it(`picks the outcome ids of a ${c.name} field by field`, async () => {
+      stub.route("/gamma/markets/1", { json: { ...raw, ...c.ids, conditionId: CTF_CONDITION_ID } });
+      const m = (await gamma.getMarket("1"))!;
+      expect(m.protocol_version).toBe(c.version);
+      expect(m.outcomes).toEqual([
+        { index: 0, name: "Yes", token_id: c.tokens[0], price: 0.4 },
+        { index: 1, name: "No", token_id: c.tokens[1], price: 0.6 },
+      ]);
+    });
+  }
+
+  it("accepts the 62-hex PolyV2 condition id and its padded 64-hex form, and refuses a non-hex one", async () => {
+    for (const conditionId of [CTF_CONDITION_ID, POLYV2_CONDITION_ID, PADDED_POLYV2_CONDITION_ID]) {
+      clearLocalCache();
+      stub.route("/gamma/markets/1", { json: { ...raw, positionIds: '["21", "22"]', version: "v2", conditionId } });
+      expect((await gamma.getMarket("1"))!.condition_id).toBe(conditionId);
+    }
+    clearLocalCache();
+    stub.route("/gamma/markets/1", { json: { ...raw, conditionId: "not-hex" } });
+    await expect(gamma.getMarket("1")).rejects.toMatchObject({ code: "upstream_unavailable" });
+  });
+
+  it("finds a V2 market by either spelling of its condition id", async () => {
+    stub.route("/gamma/markets/keyset", (req) => ({
+      json: {
+        markets: req.query.getAll("condition_ids").includes(POLYV2_CONDITION_ID)
+          ? [{ ...raw, id: "77", positionIds: '["21", "22"]', version: "v2", conditionId: POLYV2_CONDITION_ID }]
+          : [],
+      },
+    }));
+    expect((await gamma.getMarket(POLYV2_CONDITION_ID))?.id).toBe("77");
+    expect((await gamma.getMarket(PADDED_POLYV2_CONDITION_ID))?.id).toBe("77");
+  });
+
+  it("drops a market whose version is unknown or whose chosen ids are not decimal, keeping the page", async () => {
+    stub.route("/gamma/markets/keyset", {
+      json: {
+        markets: [
+          { ...raw, id: "5", version: "v3", positionIds: '["21", "22"]', conditionId: CTF_CONDITION_ID },
+          { ...raw, id: "6", version: "v2", positionIds: '["0x21", "22"]', clobTokenIds: '["11", "12"]', conditionId: CTF_CONDITION_ID },
+          { ...raw, id: "7", version: "v2", positionIds: '["21", "22"]', conditionId: CTF_CONDITION_ID },
+        ],
+      },
+    });
+    expect((await gamma.getMarket(CTF_CONDITION_ID))?.id).toBe("7");
+  });
+});
+
+/** The fields of a normalised trade that copy one raw field, by that field's name in each Data API version. */
+const RAW_TRADE_FIELDS = {
+  v1: {
+    tx_hash: "transactionHash",
+    condition_id: "conditionId",
+    token_id: "asset",
+    event_slug: "eventSlug",
+    market_slug: "slug",
+    question: "title",
+    outcome: "outcome",
+    outcome_index: "outcomeIndex",
+    side: "side",
+    price: "price",
+    shares: "size",
+    wallet: "proxyWallet",
+    timestamp_s: "timestamp", // seconds stay seconds
+  },
+  v2: {
+    tx_hash: "transaction_hash",
+    condition_id: "condition_id",
+    token_id: "token_id",
+    event_slug: "event_slug",
+    market_slug: "slug",
+    question: "title",
+    outcome: "outcome",
+    outcome_index: "outcome_index",
+    side: "side",
+    price: "price",
+    shares: "size",
+    wallet: "proxy_wallet",
+    timestamp_s: "timestamp",
+  },
+} as const;
+
+function expectCopiedTradeFields(t: object, raw: Record<string, unknown>, version: keyof typeof RAW_TRADE_FIELDS) {
+  for (const [field, rawField] of Object.entries(RAW_TRADE_FIELDS[version])) {
+    expect((t as Record<string, unknown>)[field], field).toBe(raw[rawField]);
+  }
+  expect((t as { usd_size: number }).usd_size).toBeCloseTo((raw.size as number) * (raw.price as number), 10);
+}
 
 describe("data client against recorded responses", () => {
   it("listTrades normalises v1 rows (camelCase, bare array) field by field", async () => {
@@ -215,23 +401,10 @@ describe("data client against recorded responses", () => {
     expect(trades).toHaveLength(2);
     tradesV1Fixture.forEach((raw: Record<string, never>, i: number) => {
       const t = trades[i];
-      expect(t.tx_hash).toBe(raw.transactionHash);
-      expect(t.condition_id).toBe(raw.conditionId);
-      expect(t.token_id).toBe(raw.asset);
+      expectCopiedTradeFields(t, raw, "v1");
       expect(t.market_id).toBeNull();
-      expect(t.event_slug).toBe(raw.eventSlug);
-      expect(t.market_slug).toBe(raw.slug);
-      expect(t.question).toBe(raw.title);
-      expect(t.outcome).toBe(raw.outcome);
-      expect(t.outcome_index).toBe(raw.outcomeIndex);
-      expect(t.side).toBe(raw.side);
-      expect(t.price).toBe(raw.price);
-      expect(t.shares).toBe(raw.size);
-      expect(t.usd_size).toBeCloseTo((raw.size as number) * (raw.price as number), 10);
-      expect(t.wallet).toBe(raw.proxyWallet);
       expect(t.pseudonym).toBe(raw.pseudonym === "" ? null : raw.pseudonym);
       expect(t.name).toBe(raw.name === "" ? null : raw.name);
-      expect(t.timestamp_s).toBe(raw.timestamp); // seconds stay seconds
       expect(t.timestamp).toBe(new Date((raw.timestamp as number) * 1000).toISOString());
       expect(t.id).toMatch(/^[0-9a-f]{32}$/);
     });
@@ -250,25 +423,18 @@ describe("data client against recorded responses", () => {
     expect(trades).toHaveLength(buys.length);
     buys.forEach((raw: Record<string, never>, i: number) => {
       const t = trades[i];
-      expect(t.tx_hash).toBe(raw.transaction_hash);
-      expect(t.condition_id).toBe(raw.condition_id);
-      expect(t.token_id).toBe(raw.token_id);
-      expect(t.event_slug).toBe(raw.event_slug);
-      expect(t.market_slug).toBe(raw.slug);
-      expect(t.question).toBe(raw.title);
-      expect(t.outcome).toBe(raw.outcome);
-      expect(t.outcome_index).toBe(raw.outcome_index);
+      expectCopiedTradeFields(t, raw, "v2");
       expect(t.side).toBe("BUY");
-      expect(t.price).toBe(raw.price);
-      expect(t.shares).toBe(raw.size);
-      expect(t.usd_size).toBeCloseTo((raw.size as number) * (raw.price as number), 10);
-      expect(t.wallet).toBe(raw.proxy_wallet);
       expect(t.pseudonym).toBe(raw.pseudonym);
       expect(t.name).toBe(raw.name);
-      expect(t.timestamp_s).toBe(raw.timestamp);
     });
     const sent = stub.requests.filter((r) => r.path === "/data/v2/trades").at(-1)!.query;
-    expect([sent.get("event_id"), sent.get("side"), sent.get("filter_type"), sent.get("filter_amount")]).toEqual(["123", "BUY", "CASH", "1"]);
+    expect([sent.get("event_id"), sent.get("side"), sent.get("filter_type"), sent.get("filter_amount")]).toEqual([
+      "123",
+      "BUY",
+      "CASH",
+      "1",
+    ]);
   });
 
   it("listTrades min_usd keeps only trades with shares × price ≥ the bound, newest first", async () => {
@@ -289,8 +455,9 @@ describe("data client against recorded responses", () => {
     expect(second.trades).toEqual([]);
   });
 
-  it("getHolders normalises the v1 token group (holders keyed by condition id) field by field", async () => {
+  it("getHolders normalises the v1 token group (holders keyed by condition id) field by field when v2 is refused", async () => {
     const conditionId = `0x${"c".repeat(64)}`;
+    stub.route("/data/v2/holders", { status: 404, json: { error: "not found", code: "not_found" } });
     stub.route("/data/holders", (req) => ({ json: req.query.get("market") === conditionId ? [holdersFixture] : [] }));
     const groups = await data.getHolders(conditionId, 20);
     expect(groups).toHaveLength(1);
@@ -307,44 +474,76 @@ describe("data client against recorded responses", () => {
       expect(h.outcome_index).toBe(raw.outcomeIndex);
       expect(h.shares).toBe(raw.amount);
       expect(h.verified).toBe(raw.verified);
+      expect(h.avg_price).toBeNull(); // v1 has no entry price
     });
-    // A limit above v1's cap of 20 goes to /v2/holders.
-    stub.route("/data/v2/holders", (req) => ({
-      json: {
-        data: [
-          {
-            token_id: holdersFixture.token,
-            holders: holdersFixture.holders.map((h: Record<string, unknown>) => ({
-              proxy_wallet: h.proxyWallet,
-              token_id: h.asset,
-              amount: h.amount,
-              outcome_index: h.outcomeIndex,
-              pseudonym: h.pseudonym,
-              name: h.name,
-              verified: h.verified,
-            })),
-          },
-        ],
-        pagination: { has_more: false, next_cursor: null },
-        echo: req.query.get("condition"),
-      },
-    }));
-    const v2 = await data.getHolders(conditionId, 50);
-    expect(v2).toEqual(groups);
-    expect(stub.requests.at(-1)!.query.get("condition")).toBe(conditionId);
   });
 
-  it("getHolders falls back to v1 (20 per token) where /v2/holders does not exist, and remembers that", async () => {
-    const conditionId = `0x${"d".repeat(64)}`;
-    stub.route("/data/v2/holders", { status: 404, json: { error: "not found", code: "not_found" } });
-    stub.route("/data/holders", { json: [holdersFixture] });
-    const v2Before = stub.count("/data/v2/holders");
+  it("getHolders asks /v2/holders with include_pnl (gross per outcome, avg_price) and merges pages by token", async () => {
+    const conditionId = `0x${"c".repeat(64)}`;
+    const v2Row = (h: Record<string, unknown>, i: number) => ({
+      proxy_wallet: h.proxyWallet,
+      token_id: h.asset,
+      amount: h.amount,
+      outcome_index: h.outcomeIndex,
+      pseudonym: h.pseudonym,
+      name: h.name,
+      verified: h.verified,
+      avg_price: 0.3 + i / 100,
+      entry_cost_usdc: (h.amount as number) * (0.3 + i / 100),
+      total_pnl: 1.5,
+    });
+    const rows = holdersFixture.holders.map(v2Row);
+    const sentBefore = stub.requests.length;
+    stub.route("/data/v2/holders", (req) => ({
+      json: req.query.get("cursor")
+        ? { data: [{ token_id: holdersFixture.token, holders: rows.slice(10) }], pagination: { has_more: false, next_cursor: null } }
+        : { data: [{ token_id: holdersFixture.token, holders: rows.slice(0, 10) }], pagination: { has_more: true, next_cursor: "p2" } },
+    }));
     const groups = await data.getHolders(conditionId, 50);
+    expect(groups).toHaveLength(1);
     expect(groups[0].holders).toHaveLength(20);
-    expect(stub.requests.at(-1)!.query.get("limit")).toBe("20");
-    await data.getHolders(conditionId, 60);
-    expect(stub.count("/data/v2/holders") - v2Before).toBe(1);
-    delete (globalThis as { __predmktNoV2Holders?: boolean }).__predmktNoV2Holders;
+    const byWallet = new Map(rows.map((r: { proxy_wallet: string }) => [r.proxy_wallet, r]));
+    for (const h of groups[0].holders) {
+      const raw = byWallet.get(h.wallet) as { amount: number; avg_price: number; entry_cost_usdc: number };
+      expect(h.shares).toBe(raw.amount);
+      expect(h.avg_price).toBe(raw.avg_price);
+      expect(h.entry_cost_usd).toBe(raw.entry_cost_usdc);
+      expect(h.total_pnl_usd).toBe(1.5);
+    }
+    const sent = stub.requests
+      .slice(sentBefore)
+      .filter((r) => r.path === "/data/v2/holders")
+      .map((r) => r.query);
+    expect(sent.map((q) => [q.get("condition"), q.get("include_pnl"), q.get("limit"), q.get("cursor")])).toEqual([
+      [conditionId, "true", "50", null],
+      [conditionId, "true", "50", "p2"],
+    ]);
+  });
+
+  it("getHolders falls back to v1 on 401/403/404 and tries v2 again after V2_HOLDERS_RETRY_MS, not never", async () => {
+    const conditionId = `0x${"d".repeat(64)}`;
+    for (const status of [401, 403, 404]) {
+      resetHoldersFallback();
+      stub.route("/data/v2/holders", { status, json: { error: "refused" } });
+      stub.route("/data/holders", { json: [holdersFixture] });
+      const v2Before = stub.count("/data/v2/holders");
+      const groups = await data.getHolders(conditionId, 50);
+      expect(groups[0].holders).toHaveLength(20);
+      expect(stub.requests.at(-1)!.query.get("limit")).toBe("20");
+      await data.getHolders(conditionId, 60);
+      expect(stub.count("/data/v2/holders") - v2Before).toBe(1); // remembered for a while
+    }
+    // Later, v2 is asked again.
+    const realNow = Date.now;
+    try {
+      Date.now = () => realNow() + data.V2_HOLDERS_RETRY_MS + 1000;
+      stub.route("/data/v2/holders", { json: { data: [], pagination: { has_more: false, next_cursor: null } } });
+      const before = stub.count("/data/v2/holders");
+      await data.getHolders(conditionId, 70);
+      expect(stub.count("/data/v2/holders") - before).toBe(1);
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it("getPositions accepts v1 rows", async () => {
@@ -395,44 +594,33 @@ describe("data client against recorded responses", () => {
 });
 
 describe("clob client against recorded responses", () => {
-  it("getBook parses string prices, converts the ms-string timestamp, and sorts levels best first", async () => {
-    stub.route("/clob/book", (req) => ({ json: req.query.get("token_id") === bookFixture.asset_id ? bookFixture : {} }));
-    const book = (await clob.getBook(bookFixture.asset_id))!;
-    expect(book.token_id).toBe(bookFixture.asset_id);
-    expect(book.condition_id).toBe(bookFixture.market);
-    expect(book.hash).toBe(bookFixture.hash);
-    expect(book.timestamp).toBe(new Date(Number(bookFixture.timestamp)).toISOString());
-    const levels = (side: { price: string; size: string }[]) => side.map((l) => ({ price: Number(l.price), size: Number(l.size) }));
-    expect(book.bids).toEqual(levels(bookFixture.bids).sort((a, b) => b.price - a.price));
-    expect(book.asks).toEqual(levels(bookFixture.asks).sort((a, b) => a.price - b.price));
-    // The fixture lists bids ascending and asks descending: best = max bid / min ask, not the first element.
-    expect(book.best_bid).toBe(0.1);
-    expect(book.best_ask).toBe(0.14);
-    expect(book.mid).toBeCloseTo(0.12, 10);
-    expect(book.spread).toBeCloseTo(0.04, 10);
-    // The older capture lacks the four trailing keys: null, not a crash.
-    expect([book.tick_size, book.min_order_size, book.last_trade_price]).toEqual([null, null, null]);
-  });
-
   it("getPricesHistory returns {t, p} oldest first and sends the token id as `market`", async () => {
     const token = bookFixture.asset_id;
-    stub.route("/clob/prices-history", { json: { history: [{ t: 1790427360, p: 0.96 }, { t: 1790427300, p: 0.955 }] } });
+    stub.route("/clob/prices-history", {
+      json: {
+        history: [
+          { t: 1790427360, p: 0.96 },
+          { t: 1790427300, p: 0.955 },
+        ],
+      },
+    });
     const points = await clob.getPricesHistory(token, { interval: "1w" });
-    expect(points).toEqual([{ t: 1790427300, p: 0.955 }, { t: 1790427360, p: 0.96 }]);
+    expect(points).toEqual([
+      { t: 1790427300, p: 0.955 },
+      { t: 1790427360, p: 0.96 },
+    ]);
     const sent = stub.requests.at(-1)!.query;
     expect([sent.get("market"), sent.get("interval"), sent.get("fidelity")]).toEqual([token, "1w", "60"]);
   });
 
-  it("getMidpoint, getMidpoints and getPrice parse string numbers and keep token ids as strings", async () => {
-    const token = bookFixture.asset_id;
-    stub.route("/clob/midpoint", { json: { mid: "0.435" } });
-    stub.route("/clob/midpoints", (req) => ({
-      json: Object.fromEntries((JSON.parse(req.body) as { token_id: string }[]).map((b) => [b.token_id, "0.5"])),
-    }));
-    stub.route("/clob/price", { json: { price: 0.45 } });
-    expect(await clob.getMidpoint(token)).toBe(0.435);
-    expect(await clob.getMidpoints([token, token])).toEqual({ [token]: 0.5 });
-    expect(await clob.getPrice(token, "BUY")).toBe(0.45);
+  it("getPricesHistory asks a closed market at 720-minute fidelity or coarser (py-clob-client#216, #189)", async () => {
+    stub.route("/clob/prices-history", { json: { history: [] } });
+    await clob.getPricesHistory("123", { interval: "1w", closed: true });
+    expect(stub.requests.at(-1)!.query.get("fidelity")).toBe("720");
+    await clob.getPricesHistory("123", { interval: "max", closed: true });
+    expect(stub.requests.at(-1)!.query.get("fidelity")).toBe("1440");
+    await clob.getPricesHistory("123", { interval: "1w" });
+    expect(stub.requests.at(-1)!.query.get("fidelity")).toBe("60");
   });
 
   it("parseMarketWsMessage normalises last_trade_price and price_change frames, and ignores PONG", () => {

@@ -91,6 +91,24 @@ describe("fetchUpstream", () => {
     expect(stub.count("/data/truncated")).toBe(1);
   });
 
+  it("retries Cloudflare's 520–524 and its HTML pages (even with a 200) within the deadline", async () => {
+    restore = pointUpstreamAt(stub.url, { UPSTREAM_TIMEOUT_MS: 5000, UPSTREAM_MAX_RETRIES: 2 });
+    const html = "<!DOCTYPE html><html><head><title>522: Connection timed out</title></head></html>";
+    for (const status of [520, 521, 522, 523, 524]) {
+      stub.route(`/gamma/cf-${status}`, (_req, nth) =>
+        nth === 1 ? { status, text: html, headers: { "content-type": "text/html" } } : { json: { ok: true } },
+      );
+      expect(await fetchUpstream({ host: "gamma", path: `/cf-${status}` }, Ok)).toEqual({ ok: true });
+      expect(stub.count(`/gamma/cf-${status}`)).toBe(2);
+    }
+    stub.route("/gamma/challenge", (_req, nth) =>
+      nth === 1
+        ? { status: 200, text: "<html><title>Just a moment...</title></html>", headers: { "content-type": "text/html" } }
+        : { json: { ok: true } },
+    );
+    expect(await fetchUpstream({ host: "gamma", path: "/challenge" }, Ok)).toEqual({ ok: true });
+  });
+
   it("maps a refused connection to upstream_unavailable", async () => {
     const dead = await startStub();
     const url = dead.url;
@@ -108,7 +126,9 @@ describe("fetchUpstream", () => {
   it("coalesces 50 identical concurrent requests into one upstream request; different params make two", async () => {
     restore = pointUpstreamAt(stub.url, { UPSTREAM_TIMEOUT_MS: 3000 });
     stub.route("/data/slow", { json: { ok: true }, delayMs: 150 });
-    const same = await Promise.all(Array.from({ length: 50 }, () => fetchUpstream({ host: "data", path: "/slow", query: { a: "1", b: "2" } }, Ok)));
+    const same = await Promise.all(
+      Array.from({ length: 50 }, () => fetchUpstream({ host: "data", path: "/slow", query: { a: "1", b: "2" } }, Ok)),
+    );
     expect(same.every((b) => b?.ok === true)).toBe(true);
     expect(stub.count("/data/slow")).toBe(1);
     // Same parameters in another order are the same request.

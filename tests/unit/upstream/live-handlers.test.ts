@@ -1,34 +1,22 @@
 // The four -live route handlers, called directly (as behind the gateway) against the stub upstream world.
-import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as eventActivityGET } from "@/app/api/predmkt/events/[slug]/activity-live/route";
 import { GET as eventHistoryGET } from "@/app/api/predmkt/events/[slug]/history-live/route";
 import { GET as marketActivityGET } from "@/app/api/predmkt/markets/[id]/activity-live/route";
 import { GET as holdersGET } from "@/app/api/predmkt/markets/[id]/holders-live/route";
-import { signGatewayHeader } from "@/lib/auth/gateway";
 import { clearLocalCache } from "@/lib/upstream";
+import { callJson } from "@/tests/helpers/handler";
 import { pointUpstreamAt, type Stub, startStub } from "./stub-server";
 import { event, holdersFor, installWorld, markets, tokensOf, trades } from "./stub-world";
 
-type Handler = typeof holdersGET;
-
 let stub: Stub;
 let restore: () => void;
-let counter = 0;
 
-async function call(handler: Handler, pathAndQuery: string, params: Record<string, string>) {
-  const requestId = `req-${++counter}`;
-  const request = new NextRequest(`http://localhost${pathAndQuery}`, {
-    headers: { "x-request-id": requestId, "x-predmkt-gateway": signGatewayHeader({ keyId: "test", tier: "pro", via: "api_key" }, requestId) },
-  });
-  const response = await handler(request, { params: Promise.resolve(params) });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
-
-const holders = (id: string, query = "") => call(holdersGET, `/api/predmkt/markets/${id}/holders-live${query}`, { id });
-const marketActivity = (id: string, query = "") => call(marketActivityGET, `/api/predmkt/markets/${id}/activity-live${query}`, { id });
-const eventActivity = (slug: string, query = "") => call(eventActivityGET, `/api/predmkt/events/${slug}/activity-live${query}`, { slug });
-const eventHistory = (slug: string, query = "") => call(eventHistoryGET, `/api/predmkt/events/${slug}/history-live${query}`, { slug });
+const holders = (id: string, query = "") => callJson(holdersGET, `/api/predmkt/markets/${id}/holders-live${query}`, { id });
+const marketActivity = (id: string, query = "") => callJson(marketActivityGET, `/api/predmkt/markets/${id}/activity-live${query}`, { id });
+const eventActivity = (slug: string, query = "") =>
+  callJson(eventActivityGET, `/api/predmkt/events/${slug}/activity-live${query}`, { slug });
+const eventHistory = (slug: string, query = "") => callJson(eventHistoryGET, `/api/predmkt/events/${slug}/history-live${query}`, { slug });
 
 const [smith, whitmer] = markets;
 
@@ -54,7 +42,9 @@ describe("GET /api/predmkt/markets/{id}/holders-live", () => {
     expect(body.meta).toMatchObject({ source: "live", cache: "miss", age_s: 0, limit: 3, count: 2 });
     expect(new Date(body.meta.as_of).toISOString()).toBe(body.meta.as_of);
     const expected = holdersFor(smith);
-    expect(body.data.map((g: { outcome: string; outcome_index: number; token_id: string }) => [g.outcome, g.outcome_index, g.token_id])).toEqual([
+    expect(
+      body.data.map((g: { outcome: string; outcome_index: number; token_id: string }) => [g.outcome, g.outcome_index, g.token_id]),
+    ).toEqual([
       ["Yes", 0, tokensOf(smith)[0]],
       ["No", 1, tokensOf(smith)[1]],
     ]);
@@ -66,6 +56,7 @@ describe("GET /api/predmkt/markets/{id}/holders-live", () => {
       outcome: "No",
       outcome_index: 1,
       shares: expected[1].holders[0].amount,
+      avg_price: null, // v1 holders (this stub has no /v2/holders) carry no entry price
       verified: false,
     });
     const shares = body.data[0].holders.map((h: { shares: number }) => h.shares);
@@ -73,17 +64,24 @@ describe("GET /api/predmkt/markets/{id}/holders-live", () => {
   });
 
   it("accepts a condition id for {id} and answers the second identical request from the cache", async () => {
+    // Counted from here: earlier tests (in any order) may have asked the stub for this market too.
+    const upstreamAsks = () =>
+      stub.requests.filter((r) => r.path === "/data/holders" && r.query.get("market") === whitmer.conditionId).length;
+    const before = upstreamAsks();
     const first = await holders(whitmer.conditionId);
     expect(first.status).toBe(200);
     expect(first.body.data[0].token_id).toBe(tokensOf(whitmer)[0]);
     const second = await holders(whitmer.conditionId);
     expect(second.body.meta.cache).toBe("hit");
     expect(second.body.meta.as_of).toBe(first.body.meta.as_of);
-    expect(stub.requests.filter((r) => r.path === "/data/holders" && r.query.get("market") === whitmer.conditionId)).toHaveLength(1);
+    expect(upstreamAsks() - before).toBe(1);
   });
 
   it("50 concurrent identical requests make exactly one upstream request; two different limits make two", async () => {
-    stub.route("/data/holders", (req) => ({ json: holdersFor(markets.find((m) => m.conditionId === req.query.get("market"))!), delayMs: 100 }));
+    stub.route("/data/holders", (req) => ({
+      json: holdersFor(markets.find((m) => m.conditionId === req.query.get("market"))!),
+      delayMs: 100,
+    }));
     const before = stub.count("/data/holders");
     const answers = await Promise.all(Array.from({ length: 50 }, () => holders(smith.id, "?limit=7")));
     expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -123,7 +121,13 @@ describe("GET /api/predmkt/markets/{id}/activity-live", () => {
       return { json };
     };
     stub.route("/data/holders", timed("holders", holdersFor(smith)));
-    stub.route("/data/trades", timed("trades", trades.filter((t) => t.conditionId === smith.conditionId)));
+    stub.route(
+      "/data/trades",
+      timed(
+        "trades",
+        trades.filter((t) => t.conditionId === smith.conditionId),
+      ),
+    );
     const { status, headers, body } = await marketActivity(smith.id, "?holders_limit=2&trades_limit=4");
     expect(status).toBe(200);
     expect(headers.get("cache-control")).toBe("private, max-age=15");
@@ -134,7 +138,12 @@ describe("GET /api/predmkt/markets/{id}/activity-live", () => {
     expect(body.data.holders.map((g: { holders: unknown[] }) => g.holders.length)).toEqual([2, 2]);
     expect(body.data.trades).toHaveLength(4);
     for (const t of body.data.trades) {
-      expect(t).toMatchObject({ market_id: smith.id, condition_id: smith.conditionId, event_slug: event.slug, token_id: tokensOf(smith)[0] });
+      expect(t).toMatchObject({
+        market_id: smith.id,
+        condition_id: smith.conditionId,
+        event_slug: event.slug,
+        token_id: tokensOf(smith)[0],
+      });
       expect(t.usd_size).toBeCloseTo(t.shares * t.price, 10);
     }
     const times = body.data.trades.map((t: { timestamp: string }) => t.timestamp);
@@ -170,23 +179,36 @@ describe("GET /api/predmkt/events/{slug}/activity-live", () => {
     expect(new Set(body.data.map((t: { market_id: string }) => t.market_id))).toEqual(new Set([smith.id, whitmer.id]));
     const times = body.data.map((t: { timestamp: string }) => t.timestamp);
     expect(times).toEqual([...times].sort().reverse());
-    expect(stub.requests.filter((r) => r.path === "/data/trades").at(-1)!.query.get("eventId")).toBe(event.id);
+    expect(
+      stub.requests
+        .filter((r) => r.path === "/data/trades")
+        .at(-1)!
+        .query.get("eventId"),
+    ).toBe(event.id);
   });
 
-  it("applies side (case-insensitive) and min_usd before limit", async () => {
+  it("applies side (case-insensitive) upstream and min_usd to the cached page, both before limit", async () => {
     const { body } = await eventActivity(event.slug, "?side=buy&min_usd=20&limit=3");
     expect(body.data).toHaveLength(3);
     for (const t of body.data) {
       expect(t.side).toBe("BUY");
       expect(t.usd_size).toBeGreaterThanOrEqual(20);
     }
+    // min_usd only narrows the list: the upstream page is the side's whole latest page, shared by every min_usd.
     const sent = stub.requests.filter((r) => r.path === "/data/trades").at(-1)!.query;
-    expect([sent.get("side"), sent.get("filterType"), sent.get("filterAmount")]).toEqual(["BUY", "CASH", "20"]);
+    expect([sent.get("side"), sent.get("filterType"), sent.get("filterAmount")]).toEqual(["BUY", null, null]);
+    const before = stub.count("/data/trades");
+    const all = await eventActivity(event.slug, "?side=buy&limit=500");
+    expect(stub.count("/data/trades") - before).toBe(0);
+    expect(all.body.data.some((t: { usd_size: number }) => t.usd_size < 20)).toBe(true);
   });
 
   it("requests differing only in limit share one upstream call and one cached body", async () => {
     const before = stub.count("/data/trades");
-    const [small, large] = await Promise.all([eventActivity(event.slug, "?side=SELL&limit=1"), eventActivity(event.slug, "?side=SELL&limit=50")]);
+    const [small, large] = await Promise.all([
+      eventActivity(event.slug, "?side=SELL&limit=1"),
+      eventActivity(event.slug, "?side=SELL&limit=50"),
+    ]);
     expect(stub.count("/data/trades") - before).toBe(1);
     expect(small.body.data).toHaveLength(1);
     expect(small.body.meta).toMatchObject({ limit: 1, count: 1 });
@@ -220,7 +242,13 @@ describe("GET /api/predmkt/events/{slug}/history-live", () => {
     expect(body.data).toHaveLength(1);
     const [series] = body.data;
     // Smith's volume (12.2M) is above Whitmer's (6.3M).
-    expect(series).toMatchObject({ market_id: smith.id, condition_id: smith.conditionId, question: smith.question, outcome: "Yes", token_id: tokensOf(smith)[0] });
+    expect(series).toMatchObject({
+      market_id: smith.id,
+      condition_id: smith.conditionId,
+      question: smith.question,
+      outcome: "Yes",
+      token_id: tokensOf(smith)[0],
+    });
     expect(series.points).toHaveLength(3);
     expect(series.points[0]).toEqual({ t: 1_790_000_000, p: Number(tokensOf(smith)[0].slice(-2)) / 100 });
     const sent = stub.requests.filter((r) => r.path === "/clob/prices-history").at(-1)!.query;
@@ -254,7 +282,8 @@ describe("upstream failures", () => {
     expect(stale.body.meta).toMatchObject({ cache: "stale", age_s: 11, as_of: fresh.body.meta.as_of });
     expect(stale.body.data).toEqual(fresh.body.data);
     expect(stale.headers.get("cache-control")).toBe("private, max-age=0");
-    const uncached = await eventActivity(event.slug, "?limit=5&min_usd=1");
+    // Another side is another upstream page (min_usd and limit only narrow the cached one).
+    const uncached = await eventActivity(event.slug, "?limit=5&side=SELL");
     expect(uncached.status).toBe(502);
     expect(uncached.body.code).toBe("upstream_unavailable");
     expect(uncached.headers.get("content-type")).toBe("application/problem+json");
@@ -273,7 +302,9 @@ describe("upstream failures", () => {
     const seenAt: number[] = [];
     stub.route("/data/holders", (req) => {
       seenAt.push(Date.now());
-      return seenAt.length === 1 ? { status: 429, headers: { "retry-after": "0.5" }, json: {} } : { json: holdersFor(markets.find((m) => m.conditionId === req.query.get("market"))!) };
+      return seenAt.length === 1
+        ? { status: 429, headers: { "retry-after": "0.5" }, json: {} }
+        : { json: holdersFor(markets.find((m) => m.conditionId === req.query.get("market"))!) };
     });
     const before = stub.count("/data/holders");
     const { status } = await holders(whitmer.id, "?limit=4");

@@ -3,6 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { env } from "@/lib/env";
+import { detach } from "@/tests/helpers/detach";
 
 export interface StubRequest {
   method: string;
@@ -35,7 +36,7 @@ export async function startStub(routes: Record<string, StubRoute> = {}): Promise
   const table = new Map(Object.entries(routes));
   const requests: StubRequest[] = [];
   const counts = new Map<string, number>();
-  const server = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://stub");
     let body = "";
     for await (const chunk of req) body += chunk;
@@ -44,12 +45,14 @@ export async function startStub(routes: Record<string, StubRoute> = {}): Promise
     const nth = (counts.get(url.pathname) ?? 0) + 1;
     counts.set(url.pathname, nth);
     const route = table.get(url.pathname);
-    const reply: StubReply = route === undefined ? { status: 404, json: { error: "not found" } } : typeof route === "function" ? await route(request, nth) : route;
+    const reply: StubReply =
+      route === undefined ? { status: 404, json: { error: "not found" } } : typeof route === "function" ? await route(request, nth) : route;
     if (reply.hang) return; // left open on purpose
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
     res.end(reply.text ?? JSON.stringify(reply.json ?? null));
-  });
+  };
+  const server = http.createServer(detach(handle));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -65,7 +68,10 @@ export async function startStub(routes: Record<string, StubRoute> = {}): Promise
 }
 
 /** Points the upstream clients at the stub (env is a plain object parsed once; tests may adjust it). */
-export function pointUpstreamAt(url: string, overrides: Partial<Pick<typeof env, "UPSTREAM_TIMEOUT_MS" | "UPSTREAM_MAX_RETRIES" | "UPSTREAM_CONCURRENCY">> = {}) {
+export function pointUpstreamAt(
+  url: string,
+  overrides: Partial<Pick<typeof env, "UPSTREAM_TIMEOUT_MS" | "UPSTREAM_MAX_RETRIES" | "UPSTREAM_CONCURRENCY">> = {},
+) {
   const previous = {
     POLYMARKET_GAMMA_URL: env.POLYMARKET_GAMMA_URL,
     POLYMARKET_DATA_URL: env.POLYMARKET_DATA_URL,

@@ -53,8 +53,12 @@ export function historyFor(token: string) {
 export function installWorld(stub: Stub) {
   stub.route(`/gamma/events/slug/${event.slug}`, { json: event });
   for (const m of markets) stub.route(`/gamma/markets/${m.id}`, { json: { ...m, events: [{ id: event.id, slug: event.slug }] } });
-  stub.route("/gamma/markets", (req) => ({
-    json: markets.filter((m) => req.query.getAll("condition_ids").includes(m.conditionId)).map((m) => ({ ...m, events: [{ id: event.id, slug: event.slug }] })),
+  stub.route("/gamma/markets/keyset", (req) => ({
+    json: {
+      markets: markets
+        .filter((m) => req.query.getAll("condition_ids").includes(m.conditionId) && String(m.closed ?? false) === req.query.get("closed"))
+        .map((m) => ({ ...m, events: [{ id: event.id, slug: event.slug }] })),
+    },
   }));
   stub.route("/data/holders", (req) => {
     const m = markets.find((x) => x.conditionId === req.query.get("market"));

@@ -51,6 +51,25 @@ async function LiveHolders({ markets, marketId }: { markets: { id: string; quest
   return <TopHolders markets={markets} initialMarketId={marketId} initial={initial} />;
 }
 
+/** Links to the UMA disputes of this event's markets (their `resolution`, from the oracle index; docs/resolution.md). */
+function EventDisputes({ markets }: { markets: EventDetail["markets"] }) {
+  const disputed = markets.filter((m) => m.resolution.dispute_id);
+  if (!disputed.length) return null;
+  return (
+    <p className="related" data-testid="event-disputes">
+      Disputed on UMA:{" "}
+      {disputed.map((m, i) => (
+        <span key={m.id}>
+          {i > 0 ? " · " : null}
+          <Link href={`/oracle/disputes/${m.resolution.dispute_id}`}>
+            {m.question} ({m.resolution.status})
+          </Link>
+        </span>
+      ))}
+    </p>
+  );
+}
+
 function PanelFallback({ title }: { title: string }) {
   return (
     <section className="panel" aria-busy="true">
@@ -84,13 +103,16 @@ export default async function EventPage({ params }: Props) {
         <h1>{detail?.title ?? slug}</h1>
         {detail ? (
           <p className="lede">
-            {formatUsd(detail.volume_24h_usd)} traded in 24 h · {formatUsd(detail.volume_usd)} total · {formatUsd(detail.liquidity_usd)} liquidity
+            {formatUsd(detail.volume_24h_usd)} traded in 24 h · {formatUsd(detail.volume_usd)} total · {formatUsd(detail.liquidity_usd)}{" "}
+            liquidity
             {detail.end_date ? ` · ends ${formatDate(detail.end_date)}` : ""}
           </p>
         ) : null}
         <p className="related">
-          See also: <Link href="/trades">trade tape</Link> · <Link href="/movers">biggest movers</Link> · <Link href="/whales">whale positions</Link>
+          See also: <Link href="/trades">trade tape</Link> · <Link href="/movers">biggest movers</Link> ·{" "}
+          <Link href="/whales">whale positions</Link>
         </p>
+        <EventDisputes markets={detail?.markets ?? []} />
       </div>
       <div className="grid-2">
         <div className="col-main">

@@ -1,11 +1,7 @@
-import { disputesEndpoint } from "@/lib/api/endpoints/oracle";
+import { disputesEndpoint } from "@/lib/api/endpoints/oracle-disputes";
 import { withApi } from "@/lib/api/with-api";
-import { cacheControl, getOracleDisputes } from "@/lib/oracle/service";
+import { getDisputesWithMarkets } from "@/lib/resolution/service";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(disputesEndpoint, async ({ headers }) => {
-  const { cached, body } = await getOracleDisputes();
-  headers.set("Cache-Control", cacheControl(cached));
-  return body;
-});
+export const GET = withApi(disputesEndpoint, async () => getDisputesWithMarkets());

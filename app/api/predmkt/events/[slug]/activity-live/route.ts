@@ -1,9 +1,7 @@
 import { eventActivityLive } from "@/lib/api/endpoints/predmkt-live";
 import { withApi } from "@/lib/api/with-api";
-import { getEventActivityLive, respondLive } from "@/lib/upstream/live";
+import { getEventActivityLive, liveAnswer } from "@/lib/upstream/live";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(eventActivityLive, async ({ params, query, headers }) =>
-  respondLive(headers, await getEventActivityLive(params.slug, query)),
-);
+export const GET = withApi(eventActivityLive, async ({ params, query }) => liveAnswer(await getEventActivityLive(params.slug, query)));

@@ -1,9 +1,7 @@
 import { eventHistoryLive } from "@/lib/api/endpoints/predmkt-live";
 import { withApi } from "@/lib/api/with-api";
-import { getEventHistoryLive, respondLive } from "@/lib/upstream/live";
+import { getEventHistoryLive, liveAnswer } from "@/lib/upstream/live";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(eventHistoryLive, async ({ params, query, headers }) =>
-  respondLive(headers, await getEventHistoryLive(params.slug, query)),
-);
+export const GET = withApi(eventHistoryLive, async ({ params, query }) => liveAnswer(await getEventHistoryLive(params.slug, query)));

@@ -1,9 +1,7 @@
 import { marketActivityLive } from "@/lib/api/endpoints/predmkt-live";
 import { withApi } from "@/lib/api/with-api";
-import { getMarketActivityLive, respondLive } from "@/lib/upstream/live";
+import { getMarketActivityLive, liveAnswer } from "@/lib/upstream/live";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(marketActivityLive, async ({ params, query, headers }) =>
-  respondLive(headers, await getMarketActivityLive(params.id, query)),
-);
+export const GET = withApi(marketActivityLive, async ({ params, query }) => liveAnswer(await getMarketActivityLive(params.id, query)));

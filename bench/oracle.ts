@@ -1,0 +1,176 @@
+// The oracle section of `npm run bench` (also `npm run bench:oracle` alone): a mainnet-scale oracle world
+// (sim/chain/scaled.ts) behind public-RPC stand-ins with realistic limits (2,000-block ranges, 10,000-result cap, 50M
+// gas cap, 5 MB bodies, 25 requests/s), indexed cold from nothing by the oracle indexer, then each oracle endpoint read
+// warm. Figures: cold backfill wall time and RPC calls by method, warm p50/p95 per endpoint, RPC calls per warm request.
+import { performance } from "node:perf_hooks";
+import { PGlite } from "@electric-sql/pglite";
+import { benchOracleContext, benchOracleScale } from "./lib/oracle-world";
+
+export interface BenchRow {
+  section: string;
+  figure: string;
+  value: string;
+  database: string;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+export async function oracleBench(progress: (line: string) => void, rows: BenchRow[], figures: Record<string, unknown>): Promise<void> {
+  const { startLocalChains } = await import("../sim/chain");
+  const { seedScaledWorld } = await import("../sim/chain/scaled");
+  const { REALISTIC_LIMITS } = await import("../sim/rpc/standin");
+  const { runIndexerPass } = await import("../lib/oracle/indexer");
+  const service = await import("../lib/oracle/service");
+
+  progress("oracle: starting the local chains behind public-RPC stand-ins (realistic limits)");
+  const chains = await startLocalChains({ logChunkSize: 2_000, limits: REALISTIC_LIMITS });
+  const pglite = await PGlite.create();
+  try {
+    progress("oracle: seeding the mainnet-scale world ...");
+    const world = await seedScaledWorld(chains, await benchOracleScale());
+    progress(`oracle: seeded in ${(world.seedMs / 1000).toFixed(1)} s: ${JSON.stringify(world)}`);
+    const { db, ctx } = await benchOracleContext(chains, pglite);
+    for (const s of Object.values(chains.standins)) s.resetCounters();
+
+    // ---- cold backfill: passes until both scans reached the head and every answer is built ----
+    const t0 = performance.now();
+    const calls: Record<string, number> = {};
+    let passes = 0;
+    for (;;) {
+      const pass = await runIndexerPass(ctx);
+      passes += 1;
+      for (const byMethod of Object.values(pass.rpc_calls)) for (const [m, n] of Object.entries(byMethod)) calls[m] = (calls[m] ?? 0) + n;
+      const done = pass.chains.ethereum.backfill_complete && pass.chains.polygon.backfill_complete;
+      progress(
+        `oracle: pass ${passes} ${pass.status} in ${pass.duration_ms} ms, progress eth ${pass.chains.ethereum.backfill_progress} ` +
+          `polygon ${pass.chains.polygon.backfill_progress}, snapshots ${JSON.stringify(pass.snapshots)}` +
+          (pass.chains.ethereum.error || pass.chains.polygon.error
+            ? `, errors ${pass.chains.ethereum.error} / ${pass.chains.polygon.error}`
+            : ""),
+      );
+      if (done && Object.values(pass.snapshots).every((s) => s === "built" || s === "kept")) break;
+      if (passes >= 5 && pass.status === "failed") throw new Error(`oracle backfill keeps failing: ${JSON.stringify(pass.chains)}`);
+      if (passes >= 50) throw new Error(`oracle backfill did not complete in 50 passes: ${JSON.stringify(pass)}`);
+    }
+    const backfillS = (performance.now() - t0) / 1000;
+    const refused = Object.fromEntries(Object.entries(chains.standins).map(([chain, s]) => [chain, s.counters().refused]));
+    const totalCalls = Object.values(calls).reduce((a, b) => a + b, 0);
+
+    // ---- the answers, checked against the world ----
+    const disputes = (await service.getOracleDisputes(ctx)).body;
+    const voters = (await service.getOracleVoters({ limit: 500 }, ctx)).body;
+    const rounds = (await service.getOracleRounds(ctx)).body;
+    const summary = (await service.getOracleSummary(ctx)).body;
+    const scaledRows = disputes.data.filter((d) => d.title?.startsWith("Scaled question #"));
+    const check = {
+      disputes_listed: scaledRows.length,
+      disputes_seeded: world.disputes,
+      degraded_rows: disputes.meta.degraded_rows,
+      legacy_rows: scaledRows.filter((d) => d.dvm?.ancillary_form === "legacy").length,
+      compressed_rows: scaledRows.filter((d) => d.dvm?.ancillary_form === "compressed").length,
+      deleted_rows: scaledRows.filter((d) => d.dvm?.status === "deleted").length,
+      rolled_rows: scaledRows.filter((d) => d.roll_count > 0).length,
+      distinct_dvm_requests: new Set(scaledRows.map((d) => d.dvm?.request_id)).size,
+      voters: voters.data.length,
+      stale_stakes: voters.meta.stale_stakes,
+      rounds_listed: rounds.data.length,
+      resolved_requests: summary.data.resolved_requests,
+    };
+    progress(`oracle: answers ${JSON.stringify(check)}`);
+
+    // ---- warm reads: no RPC call on the request path ----
+    const before = Object.values(chains.standins).reduce((n, s) => n + s.counters().received, 0);
+    const beforeClient = ctx.clients.rpcCalls.ethereum + ctx.clients.rpcCalls.polygon;
+    const endpoints = {
+      summary: () => service.getOracleSummary(ctx),
+      disputes: () => service.getOracleDisputes(ctx),
+      rounds: () => service.getOracleRounds(ctx),
+      voters: () => service.getOracleVoters({ limit: 50 }, ctx),
+    };
+    const warm: Record<string, { p50_ms: number; p95_ms: number; n: number }> = {};
+    const N = Number(process.env.BENCH_ORACLE_WARM_REQUESTS ?? 200);
+    for (const [name, read] of Object.entries(endpoints)) {
+      const times: number[] = [];
+      for (let i = 0; i < N; i++) {
+        const t = performance.now();
+        const answer = await read();
+        // What a handler does with it: serialise the body.
+        JSON.stringify(answer.body);
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      warm[name] = { p50_ms: Math.round(percentile(times, 50) * 100) / 100, p95_ms: Math.round(percentile(times, 95) * 100) / 100, n: N };
+    }
+    const rpcDuringWarm =
+      Object.values(chains.standins).reduce((n, s) => n + s.counters().received, 0) -
+      before +
+      (ctx.clients.rpcCalls.ethereum + ctx.clients.rpcCalls.polygon - beforeClient);
+    const warmRequests = N * Object.keys(endpoints).length;
+
+    figures.oracle = {
+      world,
+      limits: REALISTIC_LIMITS,
+      backfill: {
+        wall_s: Math.round(backfillS * 10) / 10,
+        passes,
+        rpc_calls: totalCalls,
+        rpc_calls_by_method: calls,
+        refused_by_standin: refused,
+      },
+      answers: check,
+      warm,
+      rpc_calls_per_warm_request: rpcDuringWarm / warmRequests,
+    };
+    const label = "PGlite (embedded)";
+    rows.push({
+      section: "oracle",
+      figure: "mainnet-scale world (seeded)",
+      value: `${world.disputes} disputes (${world.forms.legacy} legacy, ${world.forms.compressed} compressed, ${world.disputedTwice} second disputes), ${world.reveals} reveals over ${world.revealRounds} rounds, ${world.stakers} stakers (${world.stakersFarBehind} far behind), seeded in ${(world.seedMs / 1000).toFixed(0)} s`,
+      database: label,
+    });
+    rows.push({
+      section: "oracle",
+      figure: "cold backfill through the RPC stand-in: wall time / passes / RPC calls",
+      value: `${backfillS.toFixed(1)} s / ${passes} / ${totalCalls} (${Object.entries(calls)
+        .map(([m, n]) => `${m} ${n}`)
+        .join(", ")}); refused by the stand-in: ${JSON.stringify(refused)}`,
+      database: label,
+    });
+    rows.push({
+      section: "oracle",
+      figure: "answers vs the seeded world",
+      value: `${check.disputes_listed}/${check.disputes_seeded} disputes (${check.degraded_rows} degraded rows, ${check.distinct_dvm_requests} distinct DVM requests), ${check.voters} voters (${check.stale_stakes} stale), ${check.rounds_listed} rounds listed`,
+      database: label,
+    });
+    for (const [name, w] of Object.entries(warm)) {
+      rows.push({
+        section: "oracle",
+        figure: `warm /api/oracle/${name} (service + JSON, n=${w.n})`,
+        value: `p50 ${w.p50_ms} ms, p95 ${w.p95_ms} ms`,
+        database: label,
+      });
+    }
+    rows.push({ section: "oracle", figure: "RPC calls per warm request", value: String(rpcDuringWarm / warmRequests), database: label });
+    await db.$disconnect();
+  } finally {
+    await pglite.close().catch(() => undefined);
+    await chains.stop();
+  }
+}
+
+// `npm run bench:oracle`: this section alone.
+if (process.argv[1]?.endsWith("oracle.ts")) {
+  const rows: BenchRow[] = [];
+  const figures: Record<string, unknown> = {};
+  const started = Date.now();
+  oracleBench((line) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`), rows, figures)
+    .then(() => {
+      console.table(rows.map((r) => ({ figure: r.figure, value: r.value })));
+      console.log(JSON.stringify(figures.oracle, null, 2));
+      process.exit(0);
+    })
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,176 @@
+// The one cached-response helper. An answer is identified by (endpoint, normalised parameters, version): the
+// version is the sampler pass for sampled answers, the upstream fetch for `-live` answers and the chain read for
+// oracle answers. Its bytes are built once per identity and kept in a process-wide LRU bounded by bytes (and in
+// the shared KV store when one is configured, so serverless instances share the work); the ETag is derived from
+// the identity, so a client's If-None-Match is answered 304 without building or even looking the bytes up.
+// Freshness is always in seconds: `Cache-Control: private, max-age=<seconds the answer still holds>`.
+import { createHash } from "node:crypto";
+import { env } from "@/lib/env";
+import { kvBestEffort } from "@/lib/kv/best-effort";
+import { DATA_NAMESPACE } from "@/lib/kv/namespace";
+import { getRedis } from "@/lib/kv/redis";
+import { observeCache } from "@/lib/metrics/registry";
+
+export interface AnswerVersion {
+  /** What the body is a function of besides the endpoint and its parameters. */
+  version: string;
+  /** Whole seconds the answer still holds (the next sampler pass is due, the TTL ends). */
+  maxAgeS: number;
+  /**
+   * Strong: equal versions give byte-identical bodies. Weak (`W/`): the body also carries a clock (`meta.age_s`),
+   * so two answers of one version are equivalent but not identical (RFC 9110 §8.8.1).
+   */
+  weak?: boolean;
+  /** The part of a weak answer's body that moves within one version (its `meta.age_s`): keys the bytes, not the ETag. */
+  variant?: string;
+  /** Share the bytes through the KV store (sampled answers); live and oracle bodies are already shared upstream. */
+  shared?: boolean;
+}
+
+/** A handler's answer that withApi serves through the cache: the version now, and how to build the body. */
+export class CachedAnswer<T = unknown> {
+  constructor(
+    readonly identity: AnswerVersion,
+    readonly build: () => Promise<T> | T,
+  ) {}
+}
+
+export function cachedAnswer<T>(identity: AnswerVersion, build: () => Promise<T> | T): CachedAnswer<T> {
+  return new CachedAnswer(identity, build);
+}
+
+type Bytes = Uint8Array<ArrayBuffer>;
+const utf8 = new TextEncoder();
+
+interface AnswerCache {
+  entries: Map<string, Bytes>;
+  bytes: number;
+  building: Map<string, Promise<Bytes>>;
+}
+
+const globalForAnswers = globalThis as unknown as { __predmktAnswers?: AnswerCache };
+
+function answerCache(): AnswerCache {
+  globalForAnswers.__predmktAnswers ??= { entries: new Map(), bytes: 0, building: new Map() };
+  return globalForAnswers.__predmktAnswers;
+}
+
+/** Forget every cached answer in this process (tests). */
+export function clearAnswerCache(): void {
+  const cache = answerCache();
+  cache.entries.clear();
+  cache.bytes = 0;
+}
+
+export function answerCacheStats(): { entries: number; bytes: number; max_bytes: number } {
+  const cache = answerCache();
+  return { entries: cache.entries.size, bytes: cache.bytes, max_bytes: env.ANSWER_CACHE_MAX_MB * 1024 * 1024 };
+}
+
+function remember(bytesKey: string, bytes: Bytes): void {
+  const cache = answerCache();
+  const max = env.ANSWER_CACHE_MAX_MB * 1024 * 1024;
+  if (bytes.length > max) return;
+  const old = cache.entries.get(bytesKey);
+  if (old) {
+    cache.entries.delete(bytesKey);
+    cache.bytes -= old.length;
+  }
+  cache.entries.set(bytesKey, bytes); // the Map's insertion order is the recency order
+  cache.bytes += bytes.length;
+  while (cache.bytes > max) {
+    const [oldest, value] = cache.entries.entries().next().value as [string, Bytes];
+    cache.entries.delete(oldest);
+    cache.bytes -= value.length;
+  }
+}
+
+function recall(bytesKey: string): Bytes | undefined {
+  const cache = answerCache();
+  const bytes = cache.entries.get(bytesKey);
+  if (bytes) {
+    cache.entries.delete(bytesKey);
+    cache.entries.set(bytesKey, bytes);
+  }
+  return bytes;
+}
+
+/** `"<27 base64url chars>"`: sha-256 of (endpoint + normalised parameters, version). */
+export function answerEtag(key: string, identity: AnswerVersion): string {
+  const digest = createHash("sha256")
+    .update(DATA_NAMESPACE)
+    .update("\0")
+    .update(key)
+    .update("\0")
+    .update(identity.version)
+    .digest("base64url");
+  return `${identity.weak ? "W/" : ""}"${digest.slice(0, 27)}"`;
+}
+
+/** If-None-Match (RFC 9110 §13.1.2) uses the weak comparison: `W/"x"` matches `"x"`; `*` matches any answer. */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = etag.replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((candidate) => {
+    const c = candidate.trim();
+    return c === "*" || c.replace(/^W\//, "") === opaque;
+  });
+}
+
+const KV_PREFIX = "predmkt:answer:v1:";
+
+async function buildBytes(bytesKey: string, identity: AnswerVersion, build: () => unknown): Promise<Bytes> {
+  const kv = identity.shared ? getRedis() : null;
+  // Shared bytes are stored as base64 text: the KV client JSON-decodes what it reads, and JSON text would come back
+  // as an object, not as the exact bytes.
+  if (kv) {
+    const stored = await kvBestEffort("get", () => kv.get<string>(`${KV_PREFIX}${bytesKey}`));
+    if (typeof stored === "string") return new Uint8Array(Buffer.from(stored, "base64"));
+  }
+  const bytes = utf8.encode(JSON.stringify(await build()));
+  if (kv) {
+    const ttlMs = Math.max(identity.maxAgeS, 60) * 1000 + 60_000;
+    await kvBestEffort("set", () =>
+      kv.set(`${KV_PREFIX}${bytesKey}`, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64"), { px: ttlMs }),
+    );
+  }
+  return bytes;
+}
+
+/** The answer's bytes: from memory, else from the KV store, else built once (concurrent requests share the build). */
+export async function answerBytes(bytesKey: string, answer: CachedAnswer): Promise<Bytes> {
+  const hit = recall(bytesKey);
+  observeCache("answer", hit ? "hit" : "miss");
+  if (hit) return hit;
+  const cache = answerCache();
+  let pending = cache.building.get(bytesKey);
+  if (!pending) {
+    pending = buildBytes(bytesKey, answer.identity, answer.build).then((bytes) => {
+      remember(bytesKey, bytes);
+      return bytes;
+    });
+    cache.building.set(bytesKey, pending);
+    void pending.then(
+      () => cache.building.delete(bytesKey),
+      () => cache.building.delete(bytesKey),
+    );
+  }
+  return pending;
+}
+
+/**
+ * Serves a cached answer: 304 with no body when If-None-Match holds the answer's ETag, otherwise the cached bytes.
+ * `headers` already carry the request id (and the gateway adds the rate-limit headers to whatever this returns).
+ */
+export async function respondCached(request: Request, key: string, answer: CachedAnswer, headers: Headers): Promise<Response> {
+  const etag = answerEtag(key, answer.identity);
+  headers.set("ETag", etag);
+  headers.set("Cache-Control", `private, max-age=${Math.max(0, Math.floor(answer.identity.maxAgeS))}`);
+  if (etagMatches(request.headers.get("if-none-match"), etag)) {
+    observeCache("answer", "hit");
+    return new Response(null, { status: 304, headers });
+  }
+  const bytes = await answerBytes(answer.identity.variant === undefined ? etag : `${etag}|${answer.identity.variant}`, answer);
+  headers.set("Content-Type", "application/json");
+  return new Response(bytes, { status: 200, headers });
+}

@@ -1,0 +1,124 @@
+// Prometheus metrics (prom-client) a self-hoster scrapes from /api/metrics (docs/observability.md). One registry per
+// process, on globalThis because Next bundles the route handlers, the proxy and the server's loops separately, each
+// with its own copy of this module. Recording is a counter increment: nothing here touches the network or the database.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+export type CacheLayer = "upstream" | "answer";
+export type CacheOutcome = "hit" | "miss" | "stale";
+/** How one upstream attempt ended: a body, an answer without one (404/401/403), a retryable failure, or a fatal one. */
+export type UpstreamOutcome = "ok" | "status" | "retryable" | "fatal";
+
+interface Metrics {
+  registry: Registry;
+  requests: Counter<"route" | "method" | "status">;
+  requestSeconds: Histogram<"route" | "method" | "status">;
+  upstreamRequests: Counter<"host" | "outcome">;
+  upstreamSeconds: Histogram<"host">;
+  rpcRequests: Counter<"chain" | "method">;
+  cacheLookups: Counter<"layer" | "outcome">;
+  samplerPasses: Counter<"status">;
+  samplerPassSeconds: Histogram<"status">;
+  samplerLagSeconds: Gauge;
+  oracleIndexLagSeconds: Gauge;
+}
+
+const globalForMetrics = globalThis as unknown as { __predmktMetrics?: Metrics };
+
+function create(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "predmkt_" });
+  const registers = [registry];
+  return {
+    registry,
+    requests: new Counter({
+      name: "predmkt_http_requests_total",
+      help: "API requests answered by route handlers, by route (the OpenAPI path), method and status",
+      labelNames: ["route", "method", "status"],
+      registers,
+    }),
+    requestSeconds: new Histogram({
+      name: "predmkt_http_request_duration_seconds",
+      help: "Time from a route handler's start to its response, by route, method and status",
+      labelNames: ["route", "method", "status"],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    upstreamRequests: new Counter({
+      name: "predmkt_upstream_requests_total",
+      help: "HTTP attempts to Polymarket, by host role (gamma, data, clob) and outcome (ok, status, retryable, fatal)",
+      labelNames: ["host", "outcome"],
+      registers,
+    }),
+    upstreamSeconds: new Histogram({
+      name: "predmkt_upstream_request_duration_seconds",
+      help: "Duration of one HTTP attempt to Polymarket, by host role",
+      labelNames: ["host"],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+      registers,
+    }),
+    rpcRequests: new Counter({
+      name: "predmkt_rpc_requests_total",
+      help: "JSON-RPC requests the oracle sent, by chain and method",
+      labelNames: ["chain", "method"],
+      registers,
+    }),
+    cacheLookups: new Counter({
+      name: "predmkt_cache_lookups_total",
+      help: "Cache lookups by layer (upstream bodies, built answers) and outcome; hit ratio = hit / (hit + miss + stale)",
+      labelNames: ["layer", "outcome"],
+      registers,
+    }),
+    samplerPasses: new Counter({
+      name: "predmkt_sampler_passes_total",
+      help: "Sampler passes that ended in this process, by status",
+      labelNames: ["status"],
+      registers,
+    }),
+    samplerPassSeconds: new Histogram({
+      name: "predmkt_sampler_pass_duration_seconds",
+      help: "Duration of sampler passes that ended in this process, by status",
+      labelNames: ["status"],
+      buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300],
+      registers,
+    }),
+    samplerLagSeconds: new Gauge({
+      name: "predmkt_sampler_lag_seconds",
+      help: "Seconds since the last completed sampler pass (any process), read from the database at scrape; -1 when none ever ran",
+      registers,
+    }),
+    oracleIndexLagSeconds: new Gauge({
+      name: "predmkt_oracle_index_lag_seconds",
+      help: "Seconds since the oracle indexer last built its answers (any process), read at scrape; -1 when it never ran",
+      registers,
+    }),
+  };
+}
+
+export function metrics(): Metrics {
+  globalForMetrics.__predmktMetrics ??= create();
+  return globalForMetrics.__predmktMetrics;
+}
+
+export function observeRequest(route: string, method: string, status: number, seconds: number): void {
+  const labels = { route, method, status: String(status) };
+  metrics().requests.inc(labels);
+  metrics().requestSeconds.observe(labels, seconds);
+}
+
+export function observeUpstream(host: string, outcome: UpstreamOutcome, seconds: number): void {
+  metrics().upstreamRequests.inc({ host, outcome });
+  metrics().upstreamSeconds.observe({ host }, seconds);
+}
+
+export function observeRpc(chain: string, method: string): void {
+  metrics().rpcRequests.inc({ chain, method });
+}
+
+export function observeCache(layer: CacheLayer, outcome: CacheOutcome): void {
+  metrics().cacheLookups.inc({ layer, outcome });
+}
+
+export function observeSamplerPass(status: string, seconds: number): void {
+  metrics().samplerPasses.inc({ status });
+  metrics().samplerPassSeconds.observe({ status }, seconds);
+}

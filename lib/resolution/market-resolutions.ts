@@ -1,0 +1,118 @@
+// Each market's `resolution` (docs/resolution.md, "Status"), for the market objects of the sampled endpoints: the
+// oracle index's stored disputes and its Polymarket proposals (ProposePrice / Settle, lib/oracle/proposals.ts) joined
+// to their markets (ids only, no price or holder reads; proposals only to markets the sampler stored), grouped by
+// condition id. Read from the database only, never by running an indexer pass: a market endpoint must not wait for a
+// chain.
+// With no stored answer (no oracle configured, a cold index) every market is `none` and `known` is false.
+import type { Hex } from "viem";
+import { getDb } from "@/lib/db/client";
+import type { DisputesBody } from "@/lib/oracle/bodies";
+import { defaultOracleContext } from "@/lib/oracle/context";
+import { type IndexedProposal, readIndexedProposals } from "@/lib/oracle/proposals";
+import { readSnapshot } from "@/lib/oracle/snapshots";
+import { cachedLoad } from "@/lib/upstream";
+import type { ResolutionEvent } from "./context";
+import { expectedConditionId, marketsForDisputes } from "./disputes";
+import { adapterKind } from "./ids";
+import { indexMarkets, joinDisputeToMarket } from "./join";
+import { type DisputeOfMarket, type ProposalOfMarket, resolutionsByConditionId } from "./market-status";
+import { marketsByConditionIds } from "./market-store";
+import { NO_RESOLUTION, type Resolution, RESOLUTION_STATUSES, type ResolutionStatus } from "./status";
+import { isoFromSecondsOrNull } from "@/lib/oracle/time";
+
+/** What market objects carry when no oracle request concerns the market (the price itself is not shown there). */
+const { proposed_price: _price, ...UNRESOLVED } = NO_RESOLUTION;
+
+const JOIN_TTL_S = 60;
+
+export interface MarketResolutions {
+  /** Lower-case condition id -> resolution, for every market with a dispute in the index. */
+  byConditionId: Map<string, Omit<Resolution, "proposed_price">>;
+  /** False when the oracle index holds no answer yet: `none` then means "not known". */
+  known: boolean;
+}
+
+type StoredDispute = DisputesBody["data"][number];
+
+async function joinStored(
+  disputes: readonly StoredDispute[],
+  proposals: readonly IndexedProposal[],
+): Promise<[string, Omit<Resolution, "proposed_price">][]> {
+  const db = await getDb();
+  const found = await marketsForDisputes(db, disputes);
+  const index = indexMarkets(found.markets);
+  const byId = new Map(proposals.map((p) => [p.id.toLowerCase(), p]));
+  const joined: DisputeOfMarket[] = disputes.map((d) => {
+    const market = joinDisputeToMarket({ questionId: d.question_id, requester: d.requester }, index).market;
+    const indexed = byId.get(d.id.toLowerCase());
+    return {
+      ...d,
+      id: d.id,
+      settled_at: isoFromSecondsOrNull(indexed?.settled_at ?? null),
+      market: market ? { condition_id: market.condition_id, outcomes: market.outcomes } : null,
+    };
+  });
+  // Proposals nobody disputed: joined to the markets the sampler stored (no upstream read for a long history).
+  const undisputed = proposals.filter((p) => !disputes.some((d) => d.id.toLowerCase() === p.id.toLowerCase()));
+  const keys = undisputed.map((p) => ({ question_id: p.question_id, requester: p.requester }));
+  const stored = await marketsByConditionIds(
+    db,
+    [...new Set(keys.map(expectedConditionId).filter((c): c is Hex => c !== null))],
+    keys.filter((k) => adapterKind(k.requester) === "neg_risk").map((k) => k.question_id),
+  );
+  const proposalIndex = indexMarkets(stored);
+  const joinedProposals: ProposalOfMarket[] = undisputed.map((p) => {
+    const market = joinDisputeToMarket({ questionId: p.question_id, requester: p.requester }, proposalIndex).market;
+    return {
+      id: p.id,
+      oo_state: p.oo_state,
+      proposed_price: p.proposed_price,
+      requested_at: isoFromSecondsOrNull(p.requested_at),
+      proposed_at: isoFromSecondsOrNull(p.proposed_at),
+      disputed_at: isoFromSecondsOrNull(p.disputed_at),
+      settled_at: isoFromSecondsOrNull(p.settled_at),
+      market: market ? { condition_id: market.condition_id, outcomes: market.outcomes } : null,
+    };
+  });
+  // proposed_price stays internal: the API's market `resolution` names the outcome in words.
+  return [...resolutionsByConditionId(joined, joinedProposals)].map(([key, { proposed_price: _price, ...rest }]) => [key, rest]);
+}
+
+export async function marketResolutions(): Promise<MarketResolutions> {
+  let snapshot;
+  try {
+    snapshot = await readSnapshot<DisputesBody>(defaultOracleContext(), "disputes");
+  } catch {
+    return { byConditionId: new Map(), known: false };
+  }
+  if (!snapshot) return { byConditionId: new Map(), known: false };
+  const disputes = snapshot.body.data;
+  const { value } = await cachedLoad(`resolution:markets:${snapshot.builtAt.getTime()}`, { ttlS: JOIN_TTL_S }, async () =>
+    joinStored(disputes, await readIndexedProposals(defaultOracleContext())),
+  );
+  return { byConditionId: new Map(value), known: true };
+}
+
+export function resolutionOfMarket(resolutions: MarketResolutions, conditionId: string) {
+  return resolutions.byConditionId.get(conditionId.toLowerCase()) ?? UNRESOLVED;
+}
+
+/** Condition ids (lower case) of the markets whose resolution status is `status` (all disputed ones for "none"'s complement). */
+export function conditionIdsWithStatus(resolutions: MarketResolutions, status: ResolutionStatus): Hex[] {
+  return [...resolutions.byConditionId].filter(([, r]) => r.status === status).map(([key]) => key as Hex);
+}
+
+export { RESOLUTION_STATUSES };
+
+/** The resolution steps of a market our index knows (the latest proposal and dispute), for `resolution_context`. */
+export function resolutionEventsOf(resolutions: MarketResolutions, conditionId: string): ResolutionEvent[] {
+  const r = resolutions.byConditionId.get(conditionId.toLowerCase());
+  if (!r) return [];
+  const at = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
+  const events: ResolutionEvent[] = [];
+  const proposedAt = at(r.proposed_at);
+  const disputedAt = at(r.disputed_at);
+  if (proposedAt !== null) events.push({ kind: "proposal", at: proposedAt, outcome: r.proposed_outcome });
+  if (disputedAt !== null) events.push({ kind: "dispute", at: disputedAt, outcome: null });
+  return events;
+}

@@ -1,0 +1,86 @@
+// Markets' `resolution` from the requests our oracle index holds, keyed by condition id. Pure: joined dispute rows and
+// joined proposals (the Optimistic Oracle's ProposePrice / Settle logs of Polymarket's requesters, oracle_requests) in,
+// one Resolution per market out; a market with neither is absent (the caller answers `none`) (docs/resolution.md).
+import type { Hex } from "viem";
+import { decimalToWei, type OutcomeLabels, type QuestionRequest, type Resolution, resolutionOf } from "./status";
+
+/** The fields of a joined dispute row this reads (the oracle's dispute plus lib/resolution/disputes.ts' market). */
+export interface DisputeOfMarket {
+  id: Hex;
+  status: "disputed" | "voting" | "resolved" | "settled";
+  proposed_price: string | null;
+  requested_at: string | null;
+  proposed_at: string | null;
+  disputed_at: string | null;
+  /** From the request's Settle log, when the index has it. */
+  settled_at?: string | null;
+  dvm: { status: string | null; round_id: number | null } | null;
+  market: { condition_id: string; outcomes: string[] } | null;
+}
+
+/** An OO request of the index with a proposal (a row of oracle_requests), joined to its market. */
+export interface ProposalOfMarket {
+  id: Hex;
+  /** OOv2 State as the index knows it: 2 Proposed, 3 Expired (past liveness at the indexed head), 4 Disputed, 6 Settled. */
+  oo_state: 2 | 3 | 4 | 6;
+  proposed_price: string | null;
+  requested_at: string | null;
+  proposed_at: string | null;
+  disputed_at: string | null;
+  settled_at: string | null;
+  market: { condition_id: string; outcomes: string[] } | null;
+}
+
+const OO_STATE = { disputed: 4, voting: 4, resolved: 5, settled: 6 } as const;
+const seconds = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
+type DvmStatus = NonNullable<QuestionRequest["dvm"]>["status"];
+const DVM_STATUSES: readonly string[] = ["not_requested", "active", "resolved", "future", "to_delete"];
+
+function requestOf(d: DisputeOfMarket): QuestionRequest {
+  const named = d.dvm?.status && DVM_STATUSES.includes(d.dvm.status) ? (d.dvm.status as DvmStatus) : null;
+  const dvmStatus: DvmStatus = d.status === "voting" ? "active" : named;
+  return {
+    requestedAt: seconds(d.requested_at) ?? seconds(d.disputed_at) ?? 0,
+    ooState: OO_STATE[d.status],
+    proposedPrice: d.proposed_price === null ? null : decimalToWei(d.proposed_price),
+    proposedAt: seconds(d.proposed_at),
+    disputedAt: seconds(d.disputed_at),
+    settledAt: seconds(d.settled_at ?? null),
+    disputeId: d.id,
+    dvm: d.dvm || d.status === "voting" ? { status: dvmStatus, roundId: d.dvm?.round_id ?? null } : null,
+  };
+}
+
+function requestOfProposal(p: ProposalOfMarket): QuestionRequest {
+  return {
+    requestedAt: seconds(p.requested_at) ?? seconds(p.proposed_at) ?? 0,
+    ooState: p.oo_state,
+    proposedPrice: p.proposed_price === null ? null : decimalToWei(p.proposed_price),
+    proposedAt: seconds(p.proposed_at),
+    disputedAt: seconds(p.disputed_at),
+    settledAt: seconds(p.settled_at),
+    disputeId: p.disputed_at ? p.id : null,
+    dvm: null,
+  };
+}
+
+/** Disputes first (they carry the DVM's view); a proposal whose request is one of the disputes is not counted twice. */
+export function resolutionsByConditionId(
+  disputes: readonly DisputeOfMarket[],
+  proposals: readonly ProposalOfMarket[] = [],
+): Map<string, Resolution> {
+  const grouped = new Map<string, { labels: OutcomeLabels | null; requests: QuestionRequest[] }>();
+  const add = (market: { condition_id: string; outcomes: string[] }, request: QuestionRequest) => {
+    const key = market.condition_id.toLowerCase();
+    const entry = grouped.get(key) ?? {
+      labels: market.outcomes.length === 2 ? { p2: market.outcomes[0], p1: market.outcomes[1] } : null,
+      requests: [],
+    };
+    entry.requests.push(request);
+    grouped.set(key, entry);
+  };
+  const disputed = new Set(disputes.map((d) => d.id.toLowerCase()));
+  for (const d of disputes) if (d.market) add(d.market, requestOf(d));
+  for (const p of proposals) if (p.market && !disputed.has(p.id.toLowerCase())) add(p.market, requestOfProposal(p));
+  return new Map([...grouped].map(([key, { labels, requests }]) => [key, resolutionOf(requests, labels)]));
+}

@@ -1,0 +1,139 @@
+// A market's resolution status from the oracle requests its UMA adapter made for it (docs/resolution.md, "Status").
+// One question can have two OO requests: UmaCtfAdapter.priceDisputed resets the question on its first dispute and
+// asks again with a new timestamp; the market resolves from the latest request, while the disputed one goes to the
+// DVM for the bonds. Prices follow UMIP-107's YES_OR_NO_QUERY: p1 = 0, p2 = 1e18, p3 = 0.5e18, p4 = min int256.
+import type { Hex } from "viem";
+import { isoFromSecondsOrNull } from "@/lib/oracle/time";
+
+export const RESOLUTION_STATUSES = ["none", "proposed", "disputed", "voting", "resolved", "settled"] as const;
+export type ResolutionStatus = (typeof RESOLUTION_STATUSES)[number];
+
+/** One OO request of the question, as our oracle index knows it. Times are Unix seconds. */
+export interface QuestionRequest {
+  /** The request's timestamp (its identity next to the ancillary data). */
+  requestedAt: number;
+  /** OptimisticOracleV2 State: 0 Invalid, 1 Requested, 2 Proposed, 3 Expired, 4 Disputed, 5 Resolved, 6 Settled. */
+  ooState: number;
+  proposedPrice: bigint | null;
+  proposedAt: number | null;
+  disputedAt: number | null;
+  /** When the request was settled (its Settle log), else null. */
+  settledAt?: number | null;
+  /** The disputed request's id in our API (the OO request id). */
+  disputeId: Hex | null;
+  /** The DVM's view once a dispute reached it: `active` while up for vote. */
+  dvm: { status: "not_requested" | "active" | "resolved" | "future" | "to_delete" | null; roundId: number | null } | null;
+}
+
+export interface Resolution {
+  status: ResolutionStatus;
+  proposed_price: string | null;
+  proposed_outcome: string | null;
+  proposed_at: string | null;
+  disputed_at: string | null;
+  settled_at: string | null;
+  dispute_id: Hex | null;
+  vote_round: number | null;
+}
+
+const ONE = 10n ** 18n;
+const HALF = ONE / 2n;
+const TOO_EARLY = -(2n ** 255n);
+
+export interface OutcomeLabels {
+  /** Label of p2 (price 1e18): the adapter pays out [1, 0], i.e. the market's first outcome. */
+  p2: string;
+  /** Label of p1 (price 0): the second outcome. */
+  p1: string;
+}
+
+/** Labels from the question text's `Where p1 corresponds to X, p2 to Y` (Polymarket's format), else null. */
+export function outcomeLabelsFromText(text: string): OutcomeLabels | null {
+  const match = /p1 corresponds to (.+?), p2 to (?:an? )?(.+?), p3 to/.exec(text);
+  return match ? { p1: match[1].trim(), p2: match[2].trim() } : null;
+}
+
+/** Labels from Gamma's outcomes (["Yes", "No"]): index 0 wins on price 1e18. */
+export function outcomeLabelsFromOutcomes(outcomes: readonly string[]): OutcomeLabels | null {
+  return outcomes.length === 2 ? { p2: outcomes[0], p1: outcomes[1] } : null;
+}
+
+/** A proposed or resolved YES_OR_NO_QUERY price in words. */
+export function outcomeInWords(price: bigint, labels: OutcomeLabels | null): string {
+  if (price === ONE) return labels?.p2 ?? "p2 (1)";
+  if (price === 0n) return labels?.p1 ?? "p1 (0)";
+  if (price === HALF) return "unknown (50-50)";
+  if (price === TOO_EARLY) return "too early";
+  return `non-standard price ${formatPrice(price)}`;
+}
+
+/** "0.5" -> 5e17: the API's decimal prices back to the oracle's 18-decimal integers. */
+export function decimalToWei(value: string): bigint {
+  const [whole, fraction = ""] = value.split(".");
+  const negative = whole.startsWith("-");
+  const wei = BigInt(whole.replace("-", "") || "0") * ONE + BigInt((fraction + "0".repeat(18)).slice(0, 18));
+  return negative ? -wei : wei;
+}
+
+export function formatPrice(price: bigint): string {
+  const negative = price < 0n;
+  const abs = negative ? -price : price;
+  const fraction = (abs % ONE).toString().padStart(18, "0").replace(/0+$/, "");
+  return `${negative ? "-" : ""}${abs / ONE}${fraction ? `.${fraction}` : ""}`;
+}
+
+function statusOfRequest(request: QuestionRequest): ResolutionStatus | null {
+  switch (request.ooState) {
+    case 6:
+      return "settled";
+    case 5:
+      return "resolved";
+    // Expired: proposed, undisputed, past liveness: the price is final (OOv2 hasPrice) and awaits settlement.
+    case 3:
+      return "resolved";
+    case 4:
+      if (request.dvm?.status === "resolved") return "resolved";
+      return request.dvm?.status === "active" ? "voting" : "disputed";
+    case 2:
+      return "proposed";
+    default:
+      return null;
+  }
+}
+
+/** A market no oracle request concerns. */
+export const NO_RESOLUTION: Resolution = {
+  status: "none",
+  proposed_price: null,
+  proposed_outcome: null,
+  proposed_at: null,
+  disputed_at: null,
+  settled_at: null,
+  dispute_id: null,
+  vote_round: null,
+};
+
+/**
+ * The market's resolution: the latest request decides the status; a question whose latest request has no proposal
+ * yet but an earlier one was disputed (the adapter's reset) is `disputed` (or `voting` while the DVM votes on it).
+ * Proposal fields come from the latest proposal, dispute fields from the latest dispute.
+ */
+export function resolutionOf(requests: readonly QuestionRequest[], labels: OutcomeLabels | null): Resolution {
+  if (!requests.length) return NO_RESOLUTION;
+  const ordered = [...requests].sort((a, b) => a.requestedAt - b.requestedAt);
+  const latest = ordered[ordered.length - 1];
+  const proposal = [...ordered].reverse().find((r) => r.proposedPrice !== null) ?? null;
+  const dispute = [...ordered].reverse().find((r) => r.disputedAt !== null) ?? null;
+  let status = statusOfRequest(latest);
+  if (status === null) status = dispute ? (statusOfRequest(dispute) === "voting" ? "voting" : "disputed") : "none";
+  return {
+    status,
+    proposed_price: proposal ? formatPrice(proposal.proposedPrice!) : null,
+    proposed_outcome: proposal ? outcomeInWords(proposal.proposedPrice!, labels) : null,
+    proposed_at: isoFromSecondsOrNull(proposal?.proposedAt ?? null),
+    disputed_at: isoFromSecondsOrNull(dispute?.disputedAt ?? null),
+    settled_at: status === "settled" ? isoFromSecondsOrNull(latest.settledAt ?? null) : null,
+    dispute_id: dispute?.disputeId ?? null,
+    vote_round: dispute?.dvm?.roundId ?? null,
+  };
+}

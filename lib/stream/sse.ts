@@ -1,0 +1,160 @@
+// One client's server-sent-event stream: take a slot, replay from the database after the client's cursor, then
+// continue with what the hub delivers, with no duplicate and no gap between the two (messages that arrive during the
+// replay wait in a buffer and only those past the replay's last cursor are sent). Heartbeat comments keep proxies
+// from closing an idle connection; the stream ends cleanly after STREAM_MAX_DURATION_S so that platforms with a
+// function time limit (Vercel) end it on our terms, and the client reconnects with its cursor.
+import type { Tier } from "@/lib/auth/tiers";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { errorFields, log } from "@/lib/log";
+import { getHub, type HubSubscriber } from "./hub";
+import { acquireStreamSlots, LEASE_RENEW_MS } from "./limits";
+import { toMessages } from "./messages";
+import { prunedThrough, readEvents } from "./read";
+import { cursorOf, encodeCursor, matches, seqOfCursor, type StreamFilter, type StreamMessage } from "./types";
+
+const REPLAY_PAGE = 500;
+/** A client that stops reading is cut off once this much is queued for it; it resumes with its cursor. */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+export interface OpenStreamOptions {
+  filter: StreamFilter;
+  keyId: string;
+  tier: Tier;
+  /** The client's cursor (Last-Event-ID), already decoded; null = live from now. */
+  cursor: bigint | null;
+  signal: AbortSignal;
+  /** When the short-lived token the stream was opened with expires (null for an API key): the stream ends then. */
+  credentialExpiresAt?: Date | null;
+  /** A dashboard visitor's client address: the stream also takes a slot of that address's slice (limits.ts). */
+  dashboardAddress?: string | null;
+}
+
+const encoder = new TextEncoder();
+
+export function formatMessage(m: StreamMessage): string {
+  return `event: ${m.event}\nid: ${encodeCursor(m.cursor)}\ndata: ${JSON.stringify(m.data)}\n\n`;
+}
+
+export async function openStream(options: OpenStreamOptions): Promise<Response> {
+  const { filter } = options;
+  const lease = await acquireStreamSlots({ keyId: options.keyId, tier: options.tier, dashboardAddress: options.dashboardAddress ?? null });
+  let hub;
+  try {
+    hub = await getHub();
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+  const db = await getDb();
+  const withAbnormal = filter.topics.includes("abnormal");
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let closed = false;
+  let live = false;
+  let lastSent = -1n;
+  const buffered: StreamMessage[] = [];
+  const timers: NodeJS.Timeout[] = [];
+
+  const enqueue = (bytes: Uint8Array) => {
+    if (closed) return;
+    controller.enqueue(bytes);
+    if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) close("slow_consumer");
+  };
+  const write = (text: string) => enqueue(encoder.encode(text));
+  const send = (messages: readonly StreamMessage[]) => {
+    for (const m of messages) {
+      if (m.cursor <= lastSent) continue;
+      enqueue((m.encoded ??= encoder.encode(formatMessage(m))));
+      lastSent = m.cursor;
+    }
+  };
+  const cleanup = () => {
+    if (closed) return;
+    closed = true;
+    for (const t of timers) clearInterval(t);
+    hub.remove(subscriber);
+    void lease.release();
+  };
+  const close = (reason: "max_duration" | "token_expired" | "revoked" | "slow_consumer" | "error") => {
+    if (closed) return;
+    write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+    cleanup();
+    try {
+      controller.close();
+    } catch {
+      // already closed by the client
+    }
+  };
+  const subscriber: HubSubscriber = {
+    filter,
+    keyId: options.keyId,
+    deliver: (messages) => (live ? send(messages) : buffered.push(...messages)),
+    close: (reason) => close(reason),
+  };
+
+  // Everything up to `bound` is replayed from the database; everything after it comes from the hub.
+  hub.add(subscriber);
+  const bound = hub.lastSeq;
+
+  const replay = async () => {
+    const cursor = options.cursor;
+    if (cursor === null) {
+      lastSent = cursorOf(bound, "abnormal");
+    } else {
+      lastSent = cursor;
+      const pruned = await prunedThrough(db);
+      const from = seqOfCursor(cursor);
+      if (from < pruned) {
+        write(
+          `event: gap\ndata: ${JSON.stringify({ reason: "cursor_expired", detail: "Events after this cursor are past the stream's retention (the tape's 48 h); replay starts at the oldest kept event.", last_event_id: encodeCursor(cursor) })}\n\n`,
+        );
+      } else if (from > bound) {
+        write(
+          `event: gap\ndata: ${JSON.stringify({ reason: "unknown_cursor", detail: "This cursor is newer than anything stored; the stream continues live from now.", last_event_id: encodeCursor(cursor) })}\n\n`,
+        );
+        lastSent = cursorOf(bound, "abnormal");
+      }
+      // The abnormal twin of the cursor's own trade comes after it, so the cursor's seq is read again.
+      let after = Math.max(0, Math.min(from, bound) - 1);
+      while (!closed && after < bound) {
+        const page = await readEvents(db, after, bound, REPLAY_PAGE, filter);
+        send((await toMessages(db, page.events, withAbnormal)).filter((m) => matches(filter, m)));
+        after = page.full && page.lastSeq !== null ? page.lastSeq : bound;
+      }
+    }
+    live = true;
+    send(buffered.splice(0));
+  };
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        write(`retry: ${env.STREAM_RETRY_MS}\n: stream open\n\n`);
+        timers.push(setInterval(() => write(`: heartbeat ${new Date().toISOString()}\n\n`), env.STREAM_HEARTBEAT_S * 1000));
+        const maxMs = env.STREAM_MAX_DURATION_S * 1000;
+        const tokenMs = options.credentialExpiresAt ? Math.max(0, options.credentialExpiresAt.getTime() - Date.now()) : Infinity;
+        timers.push(setTimeout(() => close(tokenMs < maxMs ? "token_expired" : "max_duration"), Math.min(maxMs, tokenMs)));
+        timers.push(setInterval(() => void lease.renew(), LEASE_RENEW_MS));
+        for (const t of timers) t.unref?.();
+        options.signal.addEventListener("abort", cleanup, { once: true });
+        replay().catch((error) => {
+          log.warn("stream replay failed", errorFields(error));
+          close("error");
+        });
+      },
+      cancel() {
+        cleanup();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}

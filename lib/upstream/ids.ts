@@ -1,0 +1,33 @@
+// Polymarket identifiers, shared by the upstream clients, the API contracts and the dashboard (it sits below all
+// three). Sources: docs/upstream.md ("Identifiers").
+//
+// A condition id is `0x` + 64 hex digits for CTF (protocol V1) markets. Protocol V2 ("PolyV2") condition ids are
+// bytes31: `0x` + 62 hex digits, also written padded to bytes32 with a trailing `00` (Polymarket/ts-sdk
+// packages/bindings/src/protocol/ids.ts `ProtocolConditionIdSchema`; gamma/market.test.ts uses both forms).
+
+/** `0x` + 62 (V2, bytes31) or 64 (V1, or V2 padded) hex digits. */
+export const CONDITION_ID_PATTERN = /^0x(?:[0-9a-fA-F]{62}|[0-9a-fA-F]{64})$/;
+
+/** Human description of the accepted condition id forms (OpenAPI descriptions, 400 details). */
+export const CONDITION_ID_FORMS = "0x + 64 hex (V1), or 0x + 62 hex (V2, also accepted padded to 64 with a trailing 00)";
+
+/** Gamma market ids are decimal strings. */
+export const MARKET_ID_PATTERN = /^\d{1,20}$/;
+
+/**
+ * Every spelling under which the same condition may appear upstream, lowercased: a 62-digit V2 id and its padded
+ * 64-digit form name one condition. A 64-digit id ending in `00` may be either a V1 id or a padded V2 id, so both
+ * spellings are tried.
+ */
+export function conditionIdForms(conditionId: string): string[] {
+  const id = conditionId.toLowerCase();
+  if (id.length === 64) return [id, `${id}00`];
+  if (id.length === 66 && id.endsWith("00")) return [id, id.slice(0, 64)];
+  return [id];
+}
+
+/** True when two condition ids name the same condition (case and V2 padding ignored). */
+export function sameCondition(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  return conditionIdForms(a).includes(b.toLowerCase());
+}

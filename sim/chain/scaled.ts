@@ -1,0 +1,235 @@
+// A mainnet-scale oracle world on top of the seeded local chains (for `npm run bench`): thousands of Polymarket disputes
+// with ≥ 1 kB question texts bridged in both forms mainnet has seen (legacy cleartext, and since 2025-04 compressed),
+// some questions disputed twice, requests resolved in past rounds (lazily: each resolves in a round after its vote),
+// a few still pending, rolled or deleted, hundreds of past rounds of reveals, and a crowd of stakers of whom some have
+// slashing trackers far behind. Seeded in minutes with the mocks' bulk helpers (one transaction, many real events).
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  parseUnits,
+  stringToHex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { mainnet, polygon } from "viem/chains";
+import { dvmRequestId, legacyBridgedAncillaryData, stampAncillaryData } from "@/lib/oracle/ancillary";
+import type { LocalChains } from "./index";
+import { compileContracts } from "./compile";
+import { FIRST_ROUND, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS } from "./seed";
+
+export interface ScaledWorldOptions {
+  disputes: number;
+  rounds: number;
+  stakers: number;
+  revealersPerRound: number;
+  /** Extra resolved (non-Polymarket) requests: what stakers with old trackers must walk through. */
+  fillerResolved: number;
+}
+
+export const MAINNET_SCALE: ScaledWorldOptions = {
+  disputes: 2_000,
+  rounds: 600,
+  stakers: 150,
+  revealersPerRound: 12,
+  fillerResolved: 2_000,
+};
+
+export interface ScaledWorld {
+  disputes: number;
+  disputedTwice: number;
+  forms: { legacy: number; compressed: number };
+  pending: number;
+  rolled: number;
+  deleted: number;
+  resolvedRequests: number;
+  revealRounds: number;
+  reveals: number;
+  stakers: number;
+  stakersFarBehind: number;
+  seedMs: number;
+}
+
+// anvil's first dev account (public test key).
+const account = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+const YES_OR_NO = stringToHex("YES_OR_NO_QUERY", { size: 32 });
+const NUMERICAL = stringToHex("NUMERICAL", { size: 32 });
+const addressOf = (label: string): Address => getAddress(`0x${keccak256(stringToHex(label)).slice(-40)}`);
+const hexNo0x = (a: string) => a.slice(2).toLowerCase();
+
+function driver(url: string, chain: typeof mainnet | typeof polygon) {
+  const transport = http(url, { retryCount: 0 });
+  const pub = createPublicClient({ chain, transport });
+  const wallet = createWalletClient({ chain, transport, account });
+  return {
+    pub,
+    async send(address: Address, abi: Abi, functionName: string, args: unknown[], gas = 29_000_000n) {
+      const hash = await wallet.writeContract({ address, abi, functionName, args, gas });
+      // A 29M-gas bulk transaction can take a while on a loaded machine.
+      const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 600_000 });
+      if (receipt.status !== "success") throw new Error(`scaled seed: ${functionName} reverted`);
+      return receipt;
+    },
+  };
+}
+
+const chunk = <T>(list: T[], size: number) =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+/** The ancillary data of scaled question `i` (what the Polymarket simulator would list it by; bench/resolution.ts). */
+export const scaledQuestionAncillary = (i: number): Hex => longQuestion(i).ancillary;
+
+/** A question text of about 1.1 kB, as long Polymarket rules are. */
+function longQuestion(i: number): { title: string; ancillary: Hex } {
+  const title = `Scaled question #${i}: will outcome ${i % 97} happen before the deadline?`;
+  const rules =
+    `This market resolves to "Yes" if outcome ${i % 97} is officially confirmed before the deadline, and "No" otherwise. ` +
+    "The primary resolution source is the official announcement; a consensus of credible reporting may be used. ".repeat(9);
+  return { title, ancillary: polymarketAncillary(title, rules) };
+}
+
+export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldOptions = MAINNET_SCALE): Promise<ScaledWorld> {
+  const started = Date.now();
+  const artifacts = compileContracts();
+  const V = artifacts.MockVotingV2.abi;
+  const OO = artifacts.MockOptimisticOracleV2.abi;
+  const T = artifacts.MockOracleChildTunnel.abi;
+  const eth = driver(chains.anvilUrls.ethereum, mainnet);
+  const poly = driver(chains.anvilUrls.polygon, polygon);
+  const { votingV2, optimisticOracleV2: oo, childTunnel } = chains.addresses;
+  const now = Number((await poly.pub.getBlock()).timestamp);
+
+  // ---- Polygon: disputes, 5% of them a second dispute of an earlier question (same text, later request) ----
+  const requester = POLYMARKET_ADAPTERS[0];
+  const questions = Array.from({ length: options.disputes }, (_, i) => {
+    const twiceOf = i % 20 === 19 ? i - 10 : null;
+    const { ancillary, title } = longQuestion(twiceOf ?? i);
+    const timestamp = now - 90 * 86_400 + i * 600 + (twiceOf === null ? 0 : 300);
+    return { i, title, ancillary, timestamp, proposalTime: timestamp + 120, twice: twiceOf !== null };
+  });
+  const bridged = new Map<number, { time: bigint; block: bigint; parentRequestId: Hex }>();
+  for (const batch of chunk(questions, 60)) {
+    const receipt = await poly.send(oo, OO, "seedBulkDisputes", [
+      requester,
+      YES_OR_NO,
+      batch.map((q) => BigInt(q.timestamp)),
+      batch.map((q) => BigInt(q.proposalTime)),
+      batch.map((q) => q.ancillary),
+      addressOf("scaled-proposer"),
+      addressOf("scaled-disputer"),
+    ]);
+    const logs = receipt.logs.filter((l) => l.address.toLowerCase() === childTunnel.toLowerCase());
+    if (logs.length !== batch.length) throw new Error("scaled seed: one bridging log per dispute expected");
+    logs.forEach((log, k) => {
+      const args = (
+        decodeEventLog({ abi: T, data: log.data, topics: log.topics }) as unknown as { args: { time: bigint; parentRequestId: Hex } }
+      ).args;
+      bridged.set(batch[k].i, { time: args.time, block: receipt.blockNumber, parentRequestId: args.parentRequestId });
+    });
+  }
+
+  // ---- Ethereum: each dispute's DVM request, half legacy (cleartext), half compressed ----
+  const forms = { legacy: 0, compressed: 0 };
+  const requests = questions.map((q) => {
+    const b = bridged.get(q.i)!;
+    const stamped = stampAncillaryData(q.ancillary, requester);
+    let ancillary: Hex;
+    if (q.i % 2 === 0) {
+      ancillary = legacyBridgedAncillaryData(stamped, oo);
+      forms.legacy += 1;
+    } else {
+      // OracleChildTunnel.compressAncillaryData (sim/chain/contracts/MockOracleChildTunnel.sol, the 2025-04 format).
+      const text =
+        `ancillaryDataHash:${hexNo0x(keccak256(stamped))},childBlockNumber:${b.block},childOracle:${hexNo0x(childTunnel)},` +
+        `childRequester:${hexNo0x(oo)},childChainId:137`;
+      ancillary = stringToHex(text);
+      if (dvmRequestId(YES_OR_NO, b.time, ancillary) !== b.parentRequestId) throw new Error("scaled seed: compressed form mismatch");
+      forms.compressed += 1;
+    }
+    return { q, time: b.time, ancillary };
+  });
+  // 3% stay pending (voted this round or next), the rest resolved in past rounds spread over the history.
+  const pendingEvery = 33;
+  const pending = requests.filter((_, i) => i % pendingEvery === 0);
+  const resolved = requests.filter((_, i) => i % pendingEvery !== 0);
+  const firstRound = FIRST_ROUND - options.rounds;
+  // 40 per transaction: 80 of these ≥ 1 kB texts make a ~130 kB transaction, above the 128 kB a node's pool accepts
+  // (go-ethereum txMaxSize); anvil answered with a hash and never mined it.
+  for (const batch of chunk(resolved, 40)) {
+    await eth.send(votingV2, V, "seedBulkResolved", [
+      YES_OR_NO,
+      batch.map((r) => r.time),
+      batch.map((r) => r.ancillary),
+      batch.map((r) => firstRound + (r.q.i % options.rounds)),
+      10n ** 18n,
+    ]);
+  }
+  const fillers = Array.from({ length: options.fillerResolved }, (_, i) => stringToHex(`q: scaled filler request ${i}`));
+  for (const batch of chunk(fillers, 150)) {
+    await eth.send(votingV2, V, "seedBulkResolved", [
+      NUMERICAL,
+      batch.map((_, k) => BigInt(now - 200 * 86_400 + k)),
+      batch,
+      batch.map((_, k) => firstRound + (k % options.rounds)),
+      0n,
+    ]);
+  }
+  let rolled = 0;
+  let deleted = 0;
+  for (const [k, r] of pending.entries()) {
+    await eth.send(votingV2, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, r.time, r.ancillary], 3_000_000n);
+    if (k % 4 === 1) {
+      await eth.send(votingV2, V, "seedRoll", [YES_OR_NO, r.time, r.ancillary], 3_000_000n);
+      rolled += 1;
+    }
+    if (k % 10 === 3) {
+      await eth.send(votingV2, V, "seedDelete", [YES_OR_NO, r.time, r.ancillary], 3_000_000n);
+      deleted += 1;
+    }
+  }
+
+  // ---- stakers, trackers, reveals ----
+  const stakers = Array.from({ length: options.stakers }, (_, i) => addressOf(`scaled-staker-${i}`));
+  const amounts = stakers.map((_, i) => parseUnits(String(10_000 + ((i * 7919) % 90_000)), 18));
+  for (const batch of chunk(
+    stakers.map((s, i) => [s, amounts[i]] as const),
+    75,
+  )) {
+    await eth.send(votingV2, V, "seedStakes", [batch.map(([s]) => s), batch.map(([, a]) => a)]);
+  }
+  // Every third staker is dormant (trackers at the start of history); the others are up to date.
+  let farBehind = 0;
+  for (const [i, staker] of stakers.entries()) {
+    if (i % 3 === 0) {
+      farBehind += 1;
+      continue;
+    }
+    await eth.send(votingV2, V, "seedTrackersBehind", [staker, 0n], 200_000n);
+  }
+  const sample = requests[1];
+  let reveals = 0;
+  for (let r = 0; r < options.rounds; r++) {
+    const voters = Array.from({ length: options.revealersPerRound }, (_, k) => stakers[(r * 5 + k) % stakers.length]);
+    await eth.send(votingV2, V, "seedBulkReveals", [firstRound + r, voters, YES_OR_NO, sample.time, sample.ancillary, 10n ** 18n]);
+    reveals += voters.length;
+  }
+  return {
+    disputes: questions.length,
+    disputedTwice: questions.filter((q) => q.twice).length,
+    forms,
+    pending: pending.length - deleted,
+    rolled,
+    deleted,
+    resolvedRequests: resolved.length + fillers.length,
+    revealRounds: options.rounds,
+    reveals,
+    stakers: stakers.length,
+    stakersFarBehind: farBehind,
+    seedMs: Date.now() - started,
+  };
+}

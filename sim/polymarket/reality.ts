@@ -1,0 +1,106 @@
+// The real upstream's hard parts, each behind a switch (sources in sim/polymarket/SOURCES.md):
+//
+// - v2Share: a share of markets are Polymarket Protocol V2 markets: a 62-hex (bytes31) condition id, sometimes sent
+//   padded to 64 hex; outcome ids in `positionIds` (decimal uint256 = condition << 8 | outcome) with `version: "v2"`;
+//   some also still carry `clobTokenIds` (which must then be ignored). Decided when the world is built.
+// - gammaClosedDefault: Gamma's market and event lists leave closed items out when `closed` is not sent; the legacy
+//   offset lists `/events` and `/markets` carry Deprecation/Sunset/Warning headers.
+// - junkRate: a share of list items (events, markets, trades, holders) arrive unparseable, the same items every time.
+import { rand } from "./random";
+import type { SimMarket, World } from "./world";
+
+export interface Reality {
+  v2Share: number;
+  gammaClosedDefault: boolean;
+  junkRate: number;
+  /** Cloudflare-style throttling at the documented rate limits (throttle.ts). */
+  rateLimits: boolean;
+}
+
+/** What the real upstream does today, all switches on (the CLI, demo and bench default). */
+export const REAL_UPSTREAM: Reality = { v2Share: 0.15, gammaClosedDefault: true, junkRate: 0.002, rateLimits: true };
+/** Programmatic default: the plain world, switches off (tests turn on what they exercise). */
+export const PLAIN_UPSTREAM: Reality = { v2Share: 0, gammaClosedDefault: false, junkRate: 0, rateLimits: false };
+
+const SALT_V2 = 900;
+const SALT_V2_BOTH = 901;
+const SALT_V2_PADDED = 902;
+const SALT_JUNK = 910;
+
+export function parseReality(input: unknown, base: Reality): Reality {
+  if (!input || typeof input !== "object") throw new Error("reality must be a JSON object");
+  const r = input as Record<string, unknown>;
+  const out = { ...base };
+  for (const key of ["v2Share", "junkRate"] as const) {
+    if (r[key] === undefined) continue;
+    const v = r[key];
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new Error(`${key} must be a number in [0, 1]`);
+    out[key] = v;
+  }
+  for (const key of ["gammaClosedDefault", "rateLimits"] as const) {
+    if (r[key] === undefined) continue;
+    if (typeof r[key] !== "boolean") throw new Error(`${key} must be a boolean`);
+    out[key] = r[key];
+  }
+  return out;
+}
+
+/** The V2 position id of one outcome: uint256(condition bytes31 ‖ outcome byte) (ts-sdk protocol/ids.ts). */
+export function v2PositionId(conditionId62: string, outcome: number): string {
+  return (BigInt(`${conditionId62}00`) | BigInt(outcome)).toString();
+}
+
+/**
+ * Turns a share of the world's markets into V2 markets, in place (ids change, so this happens once, before any
+ * request). The module byte 0x01 (binary) leads the condition, as in ts-sdk's `ProtocolModule.Binary`.
+ */
+export function applyV2Share(world: World, share: number): void {
+  if (share <= 0) return;
+  for (const market of world.markets) {
+    if (rand(world.seed, SALT_V2, market.index) >= share) continue;
+    const v1Condition = market.conditionId;
+    const v1Tokens = market.tokenIds;
+    const condition = `0x01${v1Condition.slice(4, 64)}`; // 0x + 62 hex
+    const positions: [string, string] = [v2PositionId(condition, 0), v2PositionId(condition, 1)];
+    world.marketByCondition.delete(v1Condition);
+    world.tokenLookup.delete(v1Tokens[0]);
+    world.tokenLookup.delete(v1Tokens[1]);
+    market.conditionId = condition;
+    market.tokenIds = positions;
+    market.version = "v2";
+    market.legacyTokenIds = rand(world.seed, SALT_V2_BOTH, market.index) < 0.5 ? v1Tokens : null;
+    market.paddedCondition = rand(world.seed, SALT_V2_PADDED, market.index) < 0.3;
+    world.marketByCondition.set(condition, market);
+    world.marketByCondition.set(`${condition}00`, market);
+    world.tokenLookup.set(positions[0], market.index * 2);
+    world.tokenLookup.set(positions[1], market.index * 2 + 1);
+  }
+}
+
+export type JunkKind = "event" | "market" | "trade" | "holder";
+const JUNK_KINDS: Record<JunkKind, number> = { event: 0, market: 1, trade: 2, holder: 3 };
+
+/** Whether this item is served as junk (the same items every time, so tests can name them). */
+export function isJunk(world: World, reality: Reality, kind: JunkKind, key: number, key2 = 0): boolean {
+  return reality.junkRate > 0 && rand(world.seed, SALT_JUNK, JUNK_KINDS[kind], key, key2) < reality.junkRate;
+}
+
+/** The market's condition id as Gamma sends it (V2 ids are sometimes padded to 64 hex). */
+export function gammaConditionId(market: SimMarket): string {
+  return market.paddedCondition ? `${market.conditionId}00` : market.conditionId;
+}
+
+// Junk shapes, each one a thing a strict parser would reject for the whole page (reported upstream breakages: a null
+// slug, a non-decimal token id, a trade row without a price, a holder without an amount).
+export function junkEvent(json: Record<string, unknown>): Record<string, unknown> {
+  return { ...json, slug: null };
+}
+export function junkMarket(json: Record<string, unknown>): Record<string, unknown> {
+  return json.version === "v2" ? { ...json, positionIds: ["0xnot-a-decimal", "1"] } : { ...json, clobTokenIds: '["0xnot-a-decimal", "1"]' };
+}
+export function junkTrade(json: Record<string, unknown>): Record<string, unknown> {
+  return { ...json, price: null };
+}
+export function junkHolder(json: Record<string, unknown>): Record<string, unknown> {
+  return { ...json, amount: "n/a" };
+}

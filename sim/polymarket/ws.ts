@@ -1,0 +1,362 @@
+// Polymarket's websockets, simulated on the same server (sources in README.md, "Websockets"):
+// - `/ws/market` — the CLOB market channel (wss://ws-subscriptions-clob.polymarket.com/ws/market): subscribe with
+//   `{"assets_ids":[…],"type":"market"}` (later `{"assets_ids":[…],"operation":"subscribe"|"unsubscribe"}`), get a
+//   `book` per asset (as one JSON array, the initial dump), then `price_change` (batched `price_changes[]` format)
+//   and `last_trade_price`; text `PING` is answered with text `PONG`.
+// - `/rtds` — the real-time data socket (wss://ws-live-data.polymarket.com): `{"action":"subscribe","subscriptions":
+//   [{"topic":"activity","type":"trades"|"orders_matched"|"*","filters":"{\"event_slug\":…}"}]}`; every trade as
+//   `{topic, type, timestamp, payload, connection_id}` with the Data API's camelCase trade as payload; `ping`/`PING`
+//   answered with `pong`/`PONG`.
+// Trades are emitted when their second begins, which is also when the Data API's REST tape starts to show them, so a
+// client that misses messages can always find them there. The faults users report are switchable at /__sim/ws:
+// a silent stall with the socket open (messages stop, pings are still answered: real-time-data-client#35, #42),
+// dropped messages (#42: "lots of missed events"), and disconnects. Counters say what was emitted, sent and dropped.
+import type http from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocket, WebSocketServer } from "ws";
+import { tradeV1 } from "./data-api";
+import { compareTrades, type Trade, tradeKey } from "./flow";
+import type { SimContext, SimResponse } from "./http-types";
+import { decimalString } from "./prices";
+
+export interface WsFaults {
+  /** Stop sending data messages on every open socket (the socket stays open). */
+  stall: boolean;
+  /** While stalled, stop answering pings too. */
+  stall_pings: boolean;
+  /** Drop this many of the next data messages (per channel message, counted across sockets). */
+  drop_next: number;
+  /** Drop each data message with this probability. */
+  drop_rate: number;
+  /** Refuse new connections until this time (ms). */
+  refuse_until: number;
+  /** Limit drops to one channel ("market" or "rtds"); null = both. */
+  drop_channel: "market" | "rtds" | null;
+}
+
+interface Client {
+  socket: WebSocket;
+  channel: "market" | "rtds";
+  assets: Set<string>;
+  /** RTDS subscriptions: activity types and optional filters. */
+  activity: { type: string; eventSlug?: string; marketSlug?: string }[];
+  connectionId: string;
+}
+
+export interface EmittedTrade {
+  key: string;
+  /** The RTDS payload as sent (the Data API's camelCase trade). */
+  payload: Record<string, unknown>;
+  emitted_at_ms: number;
+}
+
+export interface EmittedPriceChange {
+  asset_id: string;
+  best_bid: string;
+  best_ask: string;
+  emitted_at_ms: number;
+}
+
+const RECENT_LIMIT = 20_000;
+
+function marketOfToken(ctx: SimContext, asset: string) {
+  const code = ctx.world.tokenLookup.get(asset);
+  return code === undefined ? null : { market: ctx.world.markets[code >> 1], outcome: code & 1 };
+}
+
+export interface SimWebsockets {
+  handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  control(method: string, path: string, body: unknown): SimResponse | null;
+  close(): void;
+}
+
+export function startWebsockets(context: () => SimContext, options: { tickMs?: number } = {}): SimWebsockets {
+  const wss = new WebSocketServer({ noServer: true });
+  const clients = new Set<Client>();
+  const faults: WsFaults = { stall: false, stall_pings: false, drop_next: 0, drop_rate: 0, refuse_until: 0, drop_channel: null };
+  const counters = {
+    trades_emitted: 0,
+    price_changes_emitted: 0,
+    messages_sent: 0,
+    messages_dropped: 0,
+    messages_stalled: 0,
+    connections: 0,
+    disconnects: 0,
+  };
+  const recent: EmittedTrade[] = [];
+  const recentPriceChanges: EmittedPriceChange[] = [];
+  let nextConnection = 1;
+
+  // ------------------------------------------------------------------------------------------------ emission
+  let lastSecond = Math.floor(context().nowMs / 1000);
+  let minuteCache: { minute: number; trades: Trade[] } | null = null;
+  const quotes = new Map<string, string>();
+
+  const tradesOfMinute = (ctx: SimContext, minute: number): Trade[] => {
+    if (minuteCache?.minute !== minute) {
+      const trades = ctx.flow.query({
+        markets: null,
+        takerOnly: true,
+        until: minute * 60 + 59,
+        since: minute * 60,
+        need: Number.MAX_SAFE_INTEGER,
+      });
+      minuteCache = { minute, trades: trades.sort((a, b) => -compareTrades(a, b)) };
+    }
+    return minuteCache.trades;
+  };
+
+  const deliver = (client: Client, text: string) => {
+    if (client.socket.readyState !== WebSocket.OPEN) return;
+    if (faults.stall) {
+      counters.messages_stalled++;
+      return;
+    }
+    const droppable = faults.drop_channel === null || faults.drop_channel === client.channel;
+    if (droppable && faults.drop_next > 0) {
+      faults.drop_next--;
+      counters.messages_dropped++;
+      return;
+    }
+    if (droppable && faults.drop_rate > 0 && Math.random() < faults.drop_rate) {
+      counters.messages_dropped++;
+      return;
+    }
+    counters.messages_sent++;
+    client.socket.send(text);
+  };
+
+  const emitTrade = (ctx: SimContext, t: Trade, nowMs: number) => {
+    const market = ctx.world.markets[t.market];
+    const event = ctx.world.events[market.eventIndex];
+    const payload = tradeV1(ctx, t);
+    const asset = market.tokenIds[t.outcome];
+    counters.trades_emitted++;
+    recent.push({ key: tradeKey(t), payload, emitted_at_ms: nowMs });
+    if (recent.length > RECENT_LIMIT) recent.splice(0, recent.length - RECENT_LIMIT);
+    const lastTrade = JSON.stringify({
+      asset_id: asset,
+      event_type: "last_trade_price",
+      fee_rate_bps: "0",
+      market: market.conditionId,
+      price: String(t.price),
+      side: t.side,
+      size: String(t.size),
+      timestamp: String(nowMs),
+    });
+    for (const client of clients) {
+      if (client.channel === "market") {
+        if (client.assets.has(asset)) deliver(client, lastTrade);
+        continue;
+      }
+      for (const sub of client.activity) {
+        if (sub.eventSlug && sub.eventSlug !== event.slug) continue;
+        if (sub.marketSlug && sub.marketSlug !== market.slug) continue;
+        const type = sub.type === "*" ? "trades" : sub.type;
+        deliver(client, JSON.stringify({ topic: "activity", type, timestamp: nowMs, payload, connection_id: client.connectionId }));
+        break;
+      }
+    }
+  };
+
+  // Top of book per subscribed asset, compared once a tick: a change is one `price_change` per market.
+  const emitPriceChanges = (ctx: SimContext, nowMs: number) => {
+    const subscribed = new Set<string>();
+    for (const c of clients) if (c.channel === "market") for (const a of c.assets) subscribed.add(a);
+    const byMarket = new Map<string, Record<string, string>[]>();
+    const nowSec = Math.floor(nowMs / 1000);
+    for (const asset of subscribed) {
+      const found = marketOfToken(ctx, asset);
+      if (!found) continue;
+      const { market, outcome } = found;
+      const q = ctx.prices.quote(market, outcome, nowSec);
+      const key = `${q.bid}|${q.ask}`;
+      if (quotes.get(asset) === key) continue;
+      const first = !quotes.has(asset);
+      quotes.set(asset, key);
+      if (first) continue;
+      const list = byMarket.get(market.conditionId) ?? [];
+      list.push({
+        asset_id: asset,
+        price: decimalString(q.bid, 3),
+        size: String(Math.round(100 + ((nowSec * 7919 + market.index) % 5000))),
+        side: "BUY",
+        hash: `${market.index.toString(16)}${nowSec.toString(16)}${outcome}`.padEnd(40, "0").slice(0, 40),
+        best_bid: decimalString(q.bid, 3),
+        best_ask: decimalString(q.ask, 3),
+      });
+      byMarket.set(market.conditionId, list);
+    }
+    for (const [conditionId, changes] of byMarket) {
+      for (const ch of changes) {
+        counters.price_changes_emitted++;
+        recentPriceChanges.push({ asset_id: ch.asset_id, best_bid: ch.best_bid, best_ask: ch.best_ask, emitted_at_ms: nowMs });
+      }
+      if (recentPriceChanges.length > RECENT_LIMIT) recentPriceChanges.splice(0, recentPriceChanges.length - RECENT_LIMIT);
+      const text = JSON.stringify({ market: conditionId, price_changes: changes, timestamp: String(nowMs), event_type: "price_change" });
+      for (const c of clients) if (c.channel === "market" && changes.some((ch) => c.assets.has(ch.asset_id))) deliver(c, text);
+    }
+  };
+
+  const tick = () => {
+    const ctx = context();
+    const nowSec = Math.floor(ctx.nowMs / 1000);
+    // Nothing is emitted while nobody listens (and the world's tape costs nothing to skip).
+    if (clients.size === 0) {
+      lastSecond = nowSec;
+      return;
+    }
+    if (nowSec > lastSecond) {
+      // Never replay more than a minute after a long pause (a frozen test clock moved far ahead).
+      const from = Math.max(lastSecond + 1, nowSec - 60);
+      for (let minute = Math.floor(from / 60); minute <= Math.floor(nowSec / 60); minute++) {
+        for (const t of tradesOfMinute(ctx, minute)) if (t.timestamp >= from && t.timestamp <= nowSec) emitTrade(ctx, t, ctx.nowMs);
+      }
+      lastSecond = nowSec;
+      emitPriceChanges(ctx, ctx.nowMs);
+    }
+  };
+  const timer = setInterval(tick, options.tickMs ?? 100);
+  timer.unref?.();
+
+  // ------------------------------------------------------------------------------------------------ protocol
+  const bookMessage = (ctx: SimContext, asset: string) => {
+    const found = marketOfToken(ctx, asset);
+    if (!found) return null;
+    const { market, outcome } = found;
+    const q = ctx.prices.quote(market, outcome, Math.floor(ctx.nowMs / 1000));
+    quotes.set(asset, `${q.bid}|${q.ask}`);
+    return {
+      event_type: "book",
+      asset_id: asset,
+      market: market.conditionId,
+      bids: [{ price: decimalString(q.bid, 3), size: "100" }],
+      asks: [{ price: decimalString(q.ask, 3), size: "100" }],
+      timestamp: String(ctx.nowMs),
+      hash: `${market.index.toString(16)}${outcome}`.padEnd(40, "0").slice(0, 40),
+    };
+  };
+
+  const onMessage = (client: Client, raw: string) => {
+    const text = raw.trim();
+    if (/^ping$/i.test(text)) {
+      if (faults.stall && faults.stall_pings) return;
+      client.socket.send(text === "PING" ? "PONG" : "pong");
+      return;
+    }
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // The real server answers garbage with a plain-text error and keeps the socket.
+      client.socket.send("INVALID OPERATION");
+      return;
+    }
+    if (client.channel === "market") {
+      const assets = Array.isArray(message.assets_ids) ? message.assets_ids.filter((a): a is string => typeof a === "string") : [];
+      if (message.operation === "unsubscribe") {
+        for (const a of assets) client.assets.delete(a);
+        return;
+      }
+      for (const a of assets) client.assets.add(a);
+      const ctx = context();
+      const books = assets.map((a) => bookMessage(ctx, a)).filter((b) => b !== null);
+      if (books.length && message.initial_dump !== false) deliver(client, JSON.stringify(books));
+      return;
+    }
+    const subs = Array.isArray(message.subscriptions) ? (message.subscriptions as Record<string, unknown>[]) : [];
+    for (const sub of subs) {
+      if (sub.topic !== "activity") continue;
+      const type = typeof sub.type === "string" ? sub.type : "";
+      if (!["trades", "orders_matched", "*"].includes(type)) continue;
+      let filters: Record<string, unknown> = {};
+      if (typeof sub.filters === "string" && sub.filters.trim()) {
+        try {
+          filters = JSON.parse(sub.filters) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+      }
+      const entry = {
+        type,
+        eventSlug: typeof filters.event_slug === "string" ? filters.event_slug : undefined,
+        marketSlug: typeof filters.market_slug === "string" ? filters.market_slug : undefined,
+      };
+      if (message.action === "unsubscribe") client.activity = client.activity.filter((a) => a.type !== type);
+      else if (message.action === "subscribe") client.activity.push(entry);
+    }
+  };
+
+  wss.on("connection", (socket: WebSocket, channel: "market" | "rtds") => {
+    const client: Client = { socket, channel, assets: new Set(), activity: [], connectionId: `sim${nextConnection++}` };
+    clients.add(client);
+    counters.connections++;
+    socket.on("message", (data) => onMessage(client, (data as Buffer).toString()));
+    socket.on("close", () => clients.delete(client));
+    socket.on("error", () => clients.delete(client));
+  });
+
+  const disconnectAll = () => {
+    for (const c of clients) {
+      counters.disconnects++;
+      c.socket.terminate();
+    }
+    clients.clear();
+  };
+
+  return {
+    handleUpgrade(req, socket, head) {
+      const path = new URL(req.url ?? "/", "http://sim.local").pathname;
+      const channel = path === "/ws/market" ? "market" : path === "/rtds" || path === "/rtds/" ? "rtds" : null;
+      if (!channel) return false;
+      if (Date.now() < faults.refuse_until) {
+        socket.end("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n");
+        return true;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, channel));
+      return true;
+    },
+    control(method, path, body) {
+      if (!path.startsWith("/ws")) return null;
+      if (path === "/ws" && method === "GET") {
+        return {
+          status: 200,
+          body: {
+            faults,
+            counters: { ...counters, open_sockets: clients.size },
+            clients: [...clients].map((c) => ({ channel: c.channel, assets: c.assets.size, activity: c.activity.length })),
+          },
+        };
+      }
+      if (path === "/ws/emitted" && method === "GET") return { status: 200, body: { trades: recent, price_changes: recentPriceChanges } };
+      if (path === "/ws/faults" && method === "POST") {
+        const f = (body ?? {}) as Partial<WsFaults> & { disconnect?: boolean; refuse_ms?: number };
+        if (f.stall !== undefined) faults.stall = Boolean(f.stall);
+        if (f.stall_pings !== undefined) faults.stall_pings = Boolean(f.stall_pings);
+        if (typeof f.drop_next === "number" && f.drop_next >= 0) faults.drop_next = Math.floor(f.drop_next);
+        if (typeof f.drop_rate === "number" && f.drop_rate >= 0 && f.drop_rate <= 1) faults.drop_rate = f.drop_rate;
+        if (typeof f.refuse_ms === "number" && f.refuse_ms >= 0) faults.refuse_until = Date.now() + f.refuse_ms;
+        if (f.drop_channel !== undefined)
+          faults.drop_channel = f.drop_channel === "market" || f.drop_channel === "rtds" ? f.drop_channel : null;
+        if (f.disconnect) disconnectAll();
+        return { status: 200, body: { ok: true, faults } };
+      }
+      if (path === "/ws/faults" && method === "DELETE") {
+        Object.assign(faults, { stall: false, stall_pings: false, drop_next: 0, drop_rate: 0, refuse_until: 0, drop_channel: null });
+        return { status: 200, body: { ok: true, faults } };
+      }
+      if (path === "/ws/counters" && method === "DELETE") {
+        for (const k of Object.keys(counters) as (keyof typeof counters)[]) counters[k] = 0;
+        recent.length = 0;
+        recentPriceChanges.length = 0;
+        return { status: 200, body: { ok: true } };
+      }
+      return { status: 404, body: { error: `unknown control endpoint ${method} /__sim${path}` } };
+    },
+    close() {
+      clearInterval(timer);
+      disconnectAll();
+      wss.close();
+    },
+  };
+}

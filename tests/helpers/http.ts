@@ -1,0 +1,36 @@
+// A plain HTTP client for tests that need what fetch cannot do: a chosen source address (a second loopback client,
+// 127.0.0.2) or a chunked body of a chosen size.
+import http from "node:http";
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export function request(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; localAddress?: string; chunks?: Buffer[] } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (d: Buffer) => parts.push(d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    if (!options.chunks) return void req.end();
+    // Written one chunk at a time with no Content-Length: Node sends Transfer-Encoding: chunked.
+    const chunks = [...options.chunks];
+    const pump = () => {
+      while (chunks.length) if (!req.write(chunks.shift()!)) return void req.once("drain", pump);
+      req.end();
+    };
+    pump();
+  });
+}

@@ -1,0 +1,194 @@
+// The contract as users meet it, against the real server, simulator and local chains:
+// 1. every operation called through a client generated from /api/openapi.json (openapi-typescript types in
+//    client/openapi.d.ts + openapi-fetch): `satisfies Record<keyof operations, ...>` makes leaving one out a type
+//    error, so a broken document fails CI the way a user's SDK would;
+// 2. the contract fuzzer (contract-fuzzer.ts) over every operation: a short run here (FUZZ_RUNS requests per
+//    operation, default 20); `npm run fuzz` runs it longer and prints the same table.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import createClient from "openapi-fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { operations, paths } from "@/client/openapi";
+import { type Stack, startStack } from "../../helpers/stack";
+import { formatReport, fuzzContract, type OpenApiDocument } from "./contract-fuzzer";
+
+let stack: Stack;
+const METRICS_TOKEN = "contract-test-metrics-token-0123456789abcdef";
+let cronSecret: string;
+const real = {
+  slug: [] as string[],
+  marketId: [] as string[],
+  conditionId: [] as string[],
+  category: [] as string[],
+  disputeId: [] as string[],
+};
+
+beforeAll(async () => {
+  // Limits high enough that a long run measures the contract, not the budgets (their own suites test those).
+  stack = await startStack({
+    env: {
+      RATE_LIMIT_DASHBOARD_PER_IP: "1000000",
+      RATE_LIMIT_ANONYMOUS_PER_IP: "1000000",
+      RATE_LIMIT_CRON_FAILURES_PER_IP: "1000000",
+      METRICS_TOKEN,
+    },
+  });
+  cronSecret = JSON.parse(readFileSync(path.join(stack.app.dataDir, "secrets.json"), "utf8")).CRON_SECRET as string;
+  expect((await stack.samplePass()).status).toBe(200);
+  const auth = { authorization: `Bearer ${stack.key}` };
+  const events = (await (await fetch(`${stack.app.url}/api/predmkt/events?limit=5`, { headers: auth })).json()) as {
+    data: { slug: string }[];
+  };
+  real.slug = events.data.map((e) => e.slug);
+  for (const slug of real.slug.slice(0, 3)) {
+    const detail = (await (await fetch(`${stack.app.url}/api/predmkt/events/${slug}`, { headers: auth })).json()) as {
+      data: { markets: { id: string; condition_id: string }[] };
+    };
+    real.marketId.push(...detail.data.markets.map((m) => m.id));
+    real.conditionId.push(...detail.data.markets.map((m) => m.condition_id));
+  }
+  const categories = (await (await fetch(`${stack.app.url}/api/predmkt/categories`, { headers: auth })).json()) as {
+    data: { slug: string }[];
+  };
+  real.category = categories.data.map((c) => c.slug);
+  const disputes = (await (await fetch(`${stack.app.url}/api/oracle/disputes`, { headers: auth })).json()) as { data: { id: string }[] };
+  real.disputeId = disputes.data.map((d) => d.id);
+  expect(real.slug.length).toBeGreaterThan(0);
+  expect(real.marketId.length).toBeGreaterThan(0);
+}, 240_000);
+afterAll(() => stack?.stop());
+
+describe("a client generated from the OpenAPI document", () => {
+  it("calls every operation and gets the documented success", async () => {
+    const client = createClient<paths>({ baseUrl: stack.app.url });
+    const headers = { Authorization: `Bearer ${stack.key}` };
+    const slug = real.slug[0];
+    const id = real.marketId[0];
+    const calls = {
+      postApiAuthToken: () => client.POST("/api/auth/token", { headers, body: { ttl_seconds: 120 } }),
+      getApiAuthUsage: () => client.GET("/api/auth/usage", { headers }),
+      postApiAuthKeyRequests: () =>
+        client.POST("/api/auth/key-requests", {
+          body: {
+            name: "Contract Test Ltd",
+            email: "contract@example.org",
+            use_case: "Calling every operation through the generated client",
+            requests_per_minute: 10,
+            requests_per_day: 1000,
+            desired_tier: "starter",
+          },
+        }),
+      getApiMetrics: () => client.GET("/api/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` }, parseAs: "text" }),
+      getApiDashboardToken: () => client.GET("/api/dashboard/token"),
+      getApiPredmktStats: () => client.GET("/api/predmkt/stats", { headers }),
+      getApiPredmktCategories: () => client.GET("/api/predmkt/categories", { headers }),
+      getApiPredmktEvents: () => client.GET("/api/predmkt/events", { headers, params: { query: { order: "volume", limit: 5, q: "a" } } }),
+      getApiPredmktEventsSlug: () => client.GET("/api/predmkt/events/{slug}", { headers, params: { path: { slug } } }),
+      getApiPredmktEventsSlugChanges: () =>
+        client.GET("/api/predmkt/events/{slug}/changes", { headers, params: { path: { slug }, query: { window: "7d" } } }),
+      getApiPredmktMovers: () => client.GET("/api/predmkt/movers", { headers, params: { query: { window: "1h", limit: 3 } } }),
+      getApiPredmktAbnormal: () => client.GET("/api/predmkt/abnormal", { headers, params: { query: { limit: 3 } } }),
+      getApiPredmktWhales: () => client.GET("/api/predmkt/whales", { headers, params: { query: { min_usd: 10, event_slug: slug } } }),
+      getApiPredmktTrades: () => client.GET("/api/predmkt/trades", { headers, params: { query: { min_usd: 1.5, limit: 10 } } }),
+      getApiPredmktLive: () => client.GET("/api/predmkt/live", { headers, params: { query: { limit: 5 } } }),
+      getApiPredmktMarketsIdHistory: () =>
+        client.GET("/api/predmkt/markets/{id}/history", { headers, params: { path: { id }, query: { window: "24h" } } }),
+      getApiCronSample: () => client.GET("/api/cron/sample", { headers: { Authorization: `Bearer ${cronSecret}` } }),
+      getApiPredmktMarketsIdHoldersLive: () =>
+        client.GET("/api/predmkt/markets/{id}/holders-live", { headers, params: { path: { id }, query: { limit: 5 } } }),
+      getApiPredmktMarketsIdActivityLive: () =>
+        client.GET("/api/predmkt/markets/{id}/activity-live", {
+          headers,
+          params: { path: { id }, query: { holders_limit: 3, trades_limit: 7 } },
+        }),
+      getApiPredmktEventsSlugActivityLive: () =>
+        client.GET("/api/predmkt/events/{slug}/activity-live", {
+          headers,
+          params: { path: { slug }, query: { side: "BUY", min_usd: 5, limit: 20 } },
+        }),
+      getApiPredmktEventsSlugHistoryLive: () =>
+        client.GET("/api/predmkt/events/{slug}/history-live", {
+          headers,
+          params: { path: { slug }, query: { interval: "1w", markets: 2 } },
+        }),
+      getApiPredmktStream: () =>
+        client.GET("/api/predmkt/stream", { headers, params: { query: { topics: "trades,ticks", event: slug } }, parseAs: "stream" }),
+      getApiOracleSummary: () => client.GET("/api/oracle/summary", { headers }),
+      getApiOracleDisputes: () => client.GET("/api/oracle/disputes", { headers }),
+      getApiOracleDisputesId: async () => {
+        const list = await client.GET("/api/oracle/disputes", { headers });
+        const disputeId = (typeof list.data === "object" ? list.data.data[0]?.id : undefined) ?? "0x";
+        return client.GET("/api/oracle/disputes/{id}", { headers, params: { path: { id: disputeId } } });
+      },
+      getApiOracleRounds: () => client.GET("/api/oracle/rounds", { headers }),
+      getApiOracleVoters: () => client.GET("/api/oracle/voters", { headers, params: { query: { limit: 5 } } }),
+      getApiCronOracle: () => client.GET("/api/cron/oracle", { headers: { Authorization: `Bearer ${cronSecret}` } }),
+      getApiHealth: () => client.GET("/api/health"),
+      getApiPing: () => client.GET("/api/ping"),
+      getApiOpenapiJson: () => client.GET("/api/openapi.json"),
+    } satisfies Record<keyof operations, () => Promise<{ response: Response; error?: unknown }>>;
+
+    const document = (await (await fetch(`${stack.app.url}/api/openapi.json`)).json()) as OpenApiDocument;
+    const documented = Object.values(document.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    expect(Object.keys(calls).sort()).toEqual(documented.sort());
+
+    for (const [operationId, call] of Object.entries(calls)) {
+      const { response, error, data } = (await call()) as { response: Response; error?: unknown; data?: unknown };
+      // A key request is created (201); everything else answers 200.
+      expect(response.status, `${operationId}: ${JSON.stringify(error)}`).toBe(operationId === "postApiAuthKeyRequests" ? 201 : 200);
+      expect(error, operationId).toBeUndefined();
+      if (data instanceof ReadableStream) {
+        expect(response.headers.get("content-type"), operationId).toMatch(/^text\/event-stream/);
+        await data.cancel();
+      } else if (typeof data === "string") {
+        expect(data, operationId).toMatch(/^# (HELP|TYPE) /m);
+      } else {
+        expect(data, operationId).toBeTypeOf("object");
+      }
+    }
+    // The types say what the data is: a field read through them is the field the server sent.
+    // (A list endpoint's success is JSON or CSV, so the type is a union until narrowed.)
+    const { data: page } = await calls.getApiPredmktEvents();
+    expect(typeof page === "object" && page.data.every((event) => typeof event.slug === "string" && event.title.length > 0)).toBe(true);
+    const token = await calls.postApiAuthToken();
+    expect(token.data?.token_type).toBe("Bearer");
+  }, 180_000);
+});
+
+describe("contract fuzzer", () => {
+  it("every operation, valid and hostile values: documented answers only, no 5xx, no stack trace", async () => {
+    const runsPerOperation = Number(process.env.FUZZ_RUNS ?? 20);
+    const document = (await (await fetch(`${stack.app.url}/api/openapi.json`)).json()) as OpenApiDocument;
+    const report = await fuzzContract({
+      baseUrl: stack.app.url,
+      document,
+      bearerFor: (route, operation) =>
+        route.startsWith("/api/cron/")
+          ? cronSecret
+          : route === "/api/metrics"
+            ? METRICS_TOKEN
+            : operation.security?.length
+              ? stack.key
+              : undefined,
+      realValues: {
+        slug: real.slug,
+        event_slug: real.slug,
+        event: real.slug,
+        id: [...real.marketId, ...real.conditionId],
+        market_id: [...real.marketId, ...real.conditionId],
+        market: [...real.marketId, ...real.conditionId],
+        category: real.category,
+        "/api/oracle/disputes/{id} id": real.disputeId,
+      },
+      runsPerOperation,
+      seed: Number(process.env.FUZZ_SEED ?? 20261125),
+    });
+    console.log(`contract fuzzer (FUZZ_RUNS=${runsPerOperation}):\n${formatReport(report)}`);
+    if (report.failures.length) console.log(`findings:\n${report.failures.join("\n")}`);
+    expect(report.failures.slice(0, 30)).toEqual([]);
+    expect(Object.keys(report.byOperation).length).toBeGreaterThanOrEqual(27);
+    // Both halves reached the server: valid requests answered 200, hostile ones 400.
+    expect(report.byStatus[200]).toBeGreaterThan(0);
+    expect(report.byStatus[400]).toBeGreaterThan(0);
+  }, 1_800_000);
+});

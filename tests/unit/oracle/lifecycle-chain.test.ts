@@ -1,0 +1,167 @@
+// The DVM lifecycle details /disputes and /summary must get right, each played on the local chains on top of the seed:
+//   - a legacy bridged question disputed twice (same text, two times) links each dispute to its own DVM request;
+//   - roll_count is VotingV2's actual roll count (getPendingRequests), not the lagging RequestRolled logs;
+//   - a request deleted after too many rolls (RequestDeleted) is marked deleted;
+//   - request counts come from getNumberOfPriceRequestsPostUpdate (a concluded vote counts as resolved before
+//     VotingV2 processes it lazily);
+//   - a bridged dispute whose Polygon dispute log is not found gets its disputed_at from the PriceRequestBridged log
+//     of the same transaction.
+import { type Abi, decodeEventLog, encodeAbiParameters, type Hex, keccak256 } from "viem";
+import { mainnet, polygon } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { loadEnv } from "@/lib/env";
+import { legacyBridgedAncillaryData, stampAncillaryData } from "@/lib/oracle/ancillary";
+import { oracleConfigFromEnv } from "@/lib/oracle/config";
+import { createOracleContext, type OracleContext } from "@/lib/oracle/context";
+import { runIndexerPass } from "@/lib/oracle/indexer";
+import { getOracleDisputes, getOracleSummary } from "@/lib/oracle/service";
+import { type LocalChains, startLocalChains } from "@/sim/chain";
+import { compileContracts } from "@/sim/chain/compile";
+import { POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, ROUND_LENGTH } from "@/sim/chain/seed";
+import { freshDb } from "./helpers";
+import { account, driver, YES_OR_NO } from "@/tests/helpers/chain-driver";
+
+// Each test indexes real local chains (anvil) from scratch: on a loaded shared machine that takes tens of seconds.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+
+let chains: LocalChains;
+let ctx: OracleContext;
+let closeDb: () => Promise<void>;
+let V: Abi;
+let OO: Abi;
+let T: Abi;
+
+let eth: ReturnType<typeof driver>;
+let poly: ReturnType<typeof driver>;
+
+const idOf = (identifier: Hex, time: bigint, ancillary: Hex) =>
+  keccak256(encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }, { type: "bytes" }], [identifier, time, ancillary]));
+
+beforeAll(async () => {
+  chains = await startLocalChains({ logChunkSize: 50 });
+  const artifacts = compileContracts();
+  V = artifacts.MockVotingV2.abi;
+  OO = artifacts.MockOptimisticOracleV2.abi;
+  T = artifacts.MockOracleChildTunnel.abi;
+  eth = driver(chains.anvilUrls.ethereum, mainnet);
+  poly = driver(chains.anvilUrls.polygon, polygon);
+  const db = await freshDb();
+  closeDb = db.close;
+  ctx = createOracleContext("lifecycle", oracleConfigFromEnv(loadEnv({ ...process.env, ...chains.env })), async () => db.db);
+}, 90_000);
+
+afterAll(async () => {
+  await closeDb?.();
+  await chains?.stop();
+});
+
+/** A Polymarket question requested, proposed and disputed on the seeded OOv2 at `time`. */
+async function disputeOnPolygon(text: string, time: bigint, key: string) {
+  const ancillary = polymarketAncillary(text, `Lifecycle test ${key}.`);
+  const requester = POLYMARKET_ADAPTERS[0];
+  const oo = chains.addresses.optimisticOracleV2;
+  const someone = (n: number) => `0x${(0xabc000 + n).toString(16).padStart(40, "0")}`;
+  await poly.send(oo, OO, "seedRequestPrice", [requester, YES_OR_NO, time, ancillary, someone(1), 5_000_000n]);
+  await poly.send(oo, OO, "seedProposePrice", [requester, someone(2), YES_OR_NO, time, ancillary, 10n ** 18n]);
+  const receipt = await poly.send(oo, OO, "seedDisputePrice", [requester, someone(3), YES_OR_NO, time, ancillary]);
+  return { ancillary, requester, receipt };
+}
+
+describe("DVM lifecycle details", () => {
+  it("a legacy bridged question disputed twice: each dispute links to the DVM request with its own time", async () => {
+    const text = "Will the lifecycle test question resolve twice?";
+    const times = [1_780_000_000n, 1_780_100_000n];
+    const ids: Hex[] = [];
+    for (const [i, time] of times.entries()) {
+      const { ancillary, requester, receipt } = await disputeOnPolygon(text, time, `twice-${i}`);
+      // The DVM time of an event-based request is its proposal time, as the bridging log of the dispute says.
+      const log = receipt.logs.find((l) => l.address.toLowerCase() === chains.addresses.childTunnel.toLowerCase())!;
+      const dvmTime = (decodeEventLog({ abi: T, data: log.data, topics: log.topics }) as unknown as { args: { time: bigint } }).args.time;
+      expect(dvmTime).not.toBe(time);
+      // The pre-2025 tunnel: mainnet gets the stamped text plus its origin, in cleartext, at that time.
+      const legacy = legacyBridgedAncillaryData(stampAncillaryData(ancillary, requester), chains.addresses.optimisticOracleV2);
+      await eth.send(chains.addresses.votingV2, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, dvmTime, legacy]);
+      ids.push(idOf(YES_OR_NO, dvmTime, legacy));
+    }
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    const rows = (await getOracleDisputes(ctx)).body.data.filter((d) => d.title === text);
+    expect(rows).toHaveLength(2);
+    const byTime = new Map(rows.map((r) => [r.requested_at, r.dvm?.request_id]));
+    expect(byTime.get(new Date(Number(times[0]) * 1000).toISOString())).toBe(ids[0]);
+    expect(byTime.get(new Date(Number(times[1]) * 1000).toISOString())).toBe(ids[1]);
+    for (const row of rows) expect(row.dvm?.ancillary_form).toBe("legacy");
+  });
+
+  it("a bridged dispute whose dispute log is not found takes disputed_at from the PriceRequestBridged log of its transaction", async () => {
+    const text = "Will the tunnel-only question keep its dispute time?";
+    const time = 1_780_200_000n;
+    // Whoever calls the tunnel is the child requester; this one emits no DisputePrice (an oracle we do not scan).
+    const stamped = stampAncillaryData(polymarketAncillary(text, "Tunnel only."), POLYMARKET_ADAPTERS[0]);
+    const receipt = await poly.send(chains.addresses.childTunnel, T, "requestPrice", [YES_OR_NO, time, stamped]);
+    const block = await poly.pub.getBlock({ blockNumber: receipt.blockNumber });
+    const [log] = receipt.logs;
+    const bridged = decodeEventLog({ abi: T, data: log.data, topics: log.topics }) as unknown as { args: { parentRequestId: Hex } };
+    const compressed = (await poly.pub.readContract({
+      address: chains.addresses.childTunnel,
+      abi: T,
+      functionName: "compressAncillaryData",
+      args: [stamped, account.address, receipt.blockNumber],
+      blockNumber: receipt.blockNumber,
+    })) as Hex;
+    expect(idOf(YES_OR_NO, time, compressed)).toBe(bridged.args.parentRequestId);
+    await eth.send(chains.addresses.votingV2, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, time, compressed]);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    const row = (await getOracleDisputes(ctx)).body.data.find((d) => d.title === text);
+    expect(row).toBeDefined();
+    expect(row!.disputed_at).toBe(new Date(Number(block.timestamp) * 1000).toISOString());
+    expect(row!.dvm).toMatchObject({ request_id: bridged.args.parentRequestId, ancillary_form: "compressed" });
+  });
+
+  it("roll_count, deletion and request counts follow VotingV2's lazy processing", async () => {
+    const before = (await getOracleDisputes(ctx)).body.data;
+    const q5 = before.find((d) => d.title === "Will it snow in Paris in July 2026?")!;
+    const q6 = before.find((d) => d.title === "Will the Fed cut rates at its June 2026 meeting?")!;
+    const q4 = before.find((d) => d.title === "Will Lyon's metro line E open before 2030?")!;
+    // Q5 waits for the next round; nothing has rolled it yet.
+    expect([q5.status, q5.roll_count]).toEqual(["disputed", 0]);
+    const added = await eth.pub.getContractEvents({ address: chains.addresses.votingV2, abi: V, eventName: "RequestAdded", fromBlock: 0n });
+    const argsOf = (id: Hex) => {
+      const log = added.find((l) => {
+        const a = l.args as { identifier: Hex; time: bigint; ancillaryData: Hex };
+        return idOf(a.identifier, a.time, a.ancillaryData) === id;
+      })!;
+      const a = log.args as { identifier: Hex; time: bigint; ancillaryData: Hex };
+      return [a.identifier, a.time, a.ancillaryData] as const;
+    };
+    // Q6 is deleted after its rolls; Q4's vote (this round) concludes without anyone processing the queue.
+    await eth.send(chains.addresses.votingV2, V, "seedDelete", [...argsOf(q6.dvm!.request_id)]);
+    await eth.send(chains.addresses.votingV2, V, "seedConcludeVote", [...argsOf(q4.dvm!.request_id)]);
+    // Two rounds later, with no transaction in between: Q5 was up for vote last round and rolled, lazily.
+    const head = await eth.pub.getBlock();
+    const currentRound = head.timestamp / BigInt(ROUND_LENGTH);
+    await eth.advanceTo((currentRound + 2n) * BigInt(ROUND_LENGTH) + 100n);
+    await poly.advanceTo((currentRound + 2n) * BigInt(ROUND_LENGTH) + 100n);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+
+    const after = (await getOracleDisputes(ctx)).body.data;
+    const q5After = after.find((d) => d.title === q5.title)!;
+    // No RequestRolled log exists for it: the count is getPendingRequests()'s actual roll count.
+    expect(q5After).toMatchObject({ status: "voting", roll_count: 1 });
+    const q6After = after.find((d) => d.title === q6.title)!;
+    expect(q6After.status).toBe("disputed");
+    expect(q6After.dvm?.status).toBe("deleted");
+    const q4After = after.find((d) => d.title === q4.title)!;
+    expect(q4After.status).toBe("resolved");
+
+    const summary = (await getOracleSummary(ctx)).body;
+    const [plainPending, plainResolved] = (await eth.pub.readContract({
+      address: chains.addresses.votingV2,
+      abi: V,
+      functionName: "getNumberOfPriceRequests",
+    })) as readonly [bigint, bigint];
+    // The plain count still holds Q4 as pending; the summary (PostUpdate) counts it resolved.
+    expect(summary.meta.counts_stale).toBe(false);
+    expect(summary.data.pending_requests).toBe(Number(plainPending) - 1);
+    expect(summary.data.resolved_requests).toBe(Number(plainResolved) + 1);
+  });
+});
