@@ -11,7 +11,8 @@ let app: RunningApp;
 
 beforeAll(async () => {
   // A one-second key cache, so a rotation or expiry is seen by the server within a second of the CLI's change.
-  app = await startApp({ env: { KEY_CACHE_TTL_S: "1" } });
+  // One trusted proxy (TRUST_PROXY=1), so the limit test can file from an address no other test has used.
+  app = await startApp({ env: { KEY_CACHE_TTL_S: "1", TRUST_PROXY: "1" } });
 });
 afterAll(() => app?.stop());
 
@@ -24,10 +25,10 @@ const VALID = {
   desired_tier: "pro",
 };
 
-const postJson = (body: unknown) =>
+const postJson = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${app.url}/api/auth/key-requests`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
 
@@ -116,18 +117,22 @@ describe("key requests", () => {
   });
 
   it("limits filings per client address (5 a minute), then 429 with Retry-After", async () => {
+    // A fresh address, so neither this minute nor the one before (the limiter weighs both) holds an earlier filing.
+    const from = { "x-forwarded-for": "198.51.100.77" };
     await clearOfWindowEdge();
-    // Three filings so far from this address; two more fit, the sixth is refused.
-    for (let i = 0; i < 2; i++) {
-      const res = await postJson({ ...VALID, name: `Extra ${i}` });
+    const before = (await requests()).length;
+    for (let i = 0; i < 5; i++) {
+      const res = await postJson({ ...VALID, name: `Extra ${i}` }, from);
       expect(res.status).toBe(201);
       references.push((await res.json()).reference);
     }
-    const refused = await postJson({ ...VALID, name: "One too many" });
+    const refused = await postJson({ ...VALID, name: "One too many" }, from);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json()).code).toBe("rate_limited");
-    expect(await requests()).toHaveLength(4);
+    expect(await requests()).toHaveLength(before + 5);
+    // Another address is not affected.
+    expect((await postJson({ ...VALID, name: "Elsewhere" }, { "x-forwarded-for": "198.51.100.78" })).status).toBe(201);
   });
 
   it("approve issues a working key once; a decided request cannot be approved again; reject records the reason", async () => {
