@@ -1,6 +1,7 @@
 // The gateway (Next 16's proxy, Node runtime) in front of every route but static assets.
 // - /api/predmkt/*, /api/oracle/*, /api/auth/token, /api/auth/usage: credentials → per-key sliding-window limit → signed gateway header
-//   for the route handler. Route handlers verify that header (lib/auth/gateway.ts) and refuse anything else.
+//   for the route handler. Route handlers verify that header (lib/auth/gateway.ts) and refuse anything else. A request
+//   the route already answered with a cached answer that still holds is replayed here instead (lib/api/replay.ts).
 // - /api/cron/*, /api/metrics: failed bearer-secret authentications are limited per client address.
 // - /api/auth/key-requests: public, the one public API route that takes a POST (it limits itself per address).
 // - pages: a per-address budget (they render the same data as the API) and a nonce'd Content-Security-Policy.
@@ -14,10 +15,12 @@ import { clientAddress, viaHttps } from "@/lib/auth/client-address";
 import { GATEWAY_HEADER, REQUEST_ID_HEADER, signGatewayHeader } from "@/lib/auth/gateway";
 import { consume, type LimitResult, rateLimitHeaders, retryAfterSeconds } from "@/lib/auth/ratelimit";
 import { tierLimit } from "@/lib/auth/tiers";
-import { operationForPath } from "@/lib/api/operations";
+import { operationForPath, operationName } from "@/lib/api/operations";
+import { replayAnswer } from "@/lib/api/replay";
 import { env } from "@/lib/env";
 import { recordUsage } from "@/lib/keys/usage-meter";
 import { errorFields, log } from "@/lib/log";
+import { observeRequest } from "@/lib/metrics/registry";
 import {
   apiSecurityHeaders,
   frameAncestorsFor,
@@ -295,6 +298,15 @@ async function gateway(request: NextRequest, requestId: string, https: boolean):
         },
       ),
     );
+  }
+  // A cached answer the route already gave for this exact request, while its version holds (lib/api/replay.ts).
+  const started = performance.now();
+  const replayed = await replayAnswer(request, limitHeaders);
+  if (replayed) {
+    const { response, route, method } = replayed;
+    observeRequest(route, method, response.status, (performance.now() - started) / 1000);
+    recordUsage(client.keyId, operationName(request.method, { path: route }), response.status);
+    return response;
   }
   forwarded.set(GATEWAY_HEADER, signGatewayHeader(client, requestId));
   return withHeaders(NextResponse.next({ request: { headers: forwarded } }), limitHeaders);

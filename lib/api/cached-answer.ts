@@ -25,6 +25,11 @@ export interface AnswerVersion {
   variant?: string;
   /** Share the bytes through the KV store (sampled answers); live and oracle bodies are already shared upstream. */
   shared?: boolean;
+  /**
+   * The identity as it is now (sampled answers: the pass clock). With it, the gateway may replay this answer for the
+   * same request while the version holds (lib/api/replay.ts).
+   */
+  current?: () => Promise<AnswerVersion>;
 }
 
 /** A handler's answer that withApi serves through the cache: the version now, and how to build the body. */
@@ -92,6 +97,13 @@ function recall(bytesKey: string): Bytes | undefined {
     cache.entries.delete(bytesKey);
     cache.entries.set(bytesKey, bytes);
   }
+  return bytes;
+}
+
+/** The bytes of an answer this process built, for a replay in the gateway (lib/api/replay.ts); counted as a hit. */
+export function recallAnswerBytes(bytesKey: string): Bytes | undefined {
+  const bytes = recall(bytesKey);
+  if (bytes) observeCache("answer", "hit");
   return bytes;
 }
 

@@ -15,6 +15,7 @@ import type { EndpointContract } from "./contract";
 import { csvResponse, wantsCsv } from "./csv";
 import { ApiError, isUpstreamFailure, type ParameterError, problemResponse, publicDetail } from "./errors";
 import { operationName } from "./operations";
+import { rememberReplay } from "./replay";
 import { checkPathParams, strictQuery } from "./strict-query";
 import { observeRequest } from "@/lib/metrics/registry";
 
@@ -195,7 +196,19 @@ export function withApi<C extends EndpointContract>(
         });
         // CSV is rendered from the answer's body (exports are rare next to JSON reads, so they are not cached).
         if (csv) return csvResponse(contract, (await checked.build()) as { data: Record<string, unknown>[] }, headers);
-        return await respondCached(request, answerKey(contract, params, query), checked, headers);
+        const response = await respondCached(request, answerKey(contract, params, query), checked, headers);
+        const { current, shared, variant, version } = result.identity;
+        // An answer that is the same for every caller may be replayed by the gateway for this exact request text.
+        if (current && shared && variant === undefined) {
+          rememberReplay(request.nextUrl, {
+            etag: response.headers.get("ETag")!,
+            version,
+            current,
+            route: contract.path,
+            method: contract.method,
+          });
+        }
+        return response;
       }
       checkResponse(contract, result);
       if (csv) return csvResponse(contract, result as { data: Record<string, unknown>[] }, headers);

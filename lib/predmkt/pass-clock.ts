@@ -2,7 +2,7 @@
 // pass), so the pass is the version of its cached bytes and its ETag. A pass in this process (cron route, the
 // server's loop) moves the clock at once; a pass in another process (`npm run sampler`, another instance) is seen
 // within PASS_POLL_MS, the one read of `sampler_runs` a process makes per that interval however many requests come.
-import { cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
+import { type AnswerVersion, cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { passesLanded } from "@/lib/sampler/landed";
@@ -73,6 +73,14 @@ export function secondsUntilNextPass(stamp: PassStamp, now = Date.now()): number
 
 /** A sampled answer, built at most once per pass (per endpoint and parameters) and then served from memory. */
 export async function perPassAnswer<T>(build: () => Promise<T>): Promise<CachedAnswer<T>> {
-  const stamp = await currentPass();
-  return cachedAnswer({ version: `pass:${stamp.generation}`, maxAgeS: secondsUntilNextPass(stamp), shared: true }, build);
+  return cachedAnswer(passIdentity(await currentPass()), build);
+}
+
+function passIdentity(stamp: PassStamp): AnswerVersion {
+  return {
+    version: `pass:${stamp.generation}`,
+    maxAgeS: secondsUntilNextPass(stamp),
+    shared: true,
+    current: async () => passIdentity(await currentPass()),
+  };
 }

@@ -1,7 +1,10 @@
 // Conditional requests end to end, through the gateway of the production server: a 304 has no body but still
 // carries the request id and every rate-limit header, and counts against the key's budget like any request.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Stack, startStack } from "../../helpers/stack";
+
+const METRICS_TOKEN = randomBytes(24).toString("base64url");
 
 const RATE_LIMIT_HEADERS = [
   "x-ratelimit-limit",
@@ -18,7 +21,7 @@ describe("conditional requests through the gateway", () => {
     fetch(`${stack.app.url}${path}`, { headers: { authorization: `Bearer ${stack.key}`, ...headers } });
 
   beforeAll(async () => {
-    stack = await startStack({ chains: false });
+    stack = await startStack({ chains: false, env: { METRICS_TOKEN } });
     const res = await stack.samplePass();
     expect((await res.json()).data.status).toBe("ok");
   });
@@ -84,5 +87,67 @@ describe("conditional requests through the gateway", () => {
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe("");
     expect(revalidated.headers.get("x-ratelimit-remaining")).not.toBeNull();
+  });
+  /** One counter of /api/metrics, e.g. cache lookups of the gateway's replays. */
+  async function counter(name: string, labels: Record<string, string>): Promise<number> {
+    const text = await (await fetch(`${stack.app.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+    const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && wanted.every((w) => l.includes(w)));
+    return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : 0;
+  }
+  const replays = () => counter("predmkt_cache_lookups_total", { layer: "replay", outcome: "hit" });
+  const served = (route: string, status: string) => counter("predmkt_http_requests_total", { route, status });
+
+  it("the gateway replays an answer the route gave, with the route's bytes and headers, until the next pass", async () => {
+    const path = "/api/predmkt/movers?window=1h&limit=7";
+    const byRoute = await get(path);
+    expect(byRoute.status).toBe(200);
+    const body = await byRoute.text();
+    const [replaysBefore, servedBefore] = [await replays(), await served("/api/predmkt/movers", "200")];
+
+    const replayed = await get(path);
+    expect(replayed.status).toBe(200);
+    expect(await replayed.text()).toBe(body);
+    expect(await replays()).toBe(replaysBefore + 1);
+    // Counted like any answer (metrics here; usage and the limiter alike).
+    expect(await served("/api/predmkt/movers", "200")).toBe(servedBefore + 1);
+    const names = (res: Response) => [...res.headers.keys()].filter((n) => !["date", "connection", "keep-alive"].includes(n)).sort();
+    expect(names(replayed)).toEqual(names(byRoute));
+    for (const name of ["etag", "content-type", "x-api-tier", "access-control-allow-origin", "x-content-type-options"])
+      expect(replayed.headers.get(name), name).toBe(byRoute.headers.get(name));
+    expect(replayed.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+    expect(replayed.headers.get("x-request-id")).not.toBe(byRoute.headers.get("x-request-id"));
+    expect(Number(replayed.headers.get("x-ratelimit-remaining"))).toBe(Number(byRoute.headers.get("x-ratelimit-remaining")) - 1);
+
+    // The credentials are not part of the request: a key in the query is the same request.
+    const viaQuery = await fetch(`${stack.app.url}${path}&api_key=${stack.key}`);
+    expect(await viaQuery.text()).toBe(body);
+    const revalidated = await get(path, { "if-none-match": byRoute.headers.get("etag")! });
+    expect(revalidated.status).toBe(304);
+    expect(await replays()).toBe(replaysBefore + 3);
+
+    // A new pass moves the version: the route answers again (new ETag), and that answer is replayed in turn.
+    expect((await (await stack.samplePass()).json()).data.status).toBe("ok");
+    const afterPass = await get(path);
+    expect(afterPass.headers.get("etag")).not.toBe(byRoute.headers.get("etag"));
+    const afterPassBody = await afterPass.text();
+    expect(await replays()).toBe(replaysBefore + 3);
+    const replayedAgain = await get(path);
+    expect(replayedAgain.headers.get("etag")).toBe(afterPass.headers.get("etag"));
+    expect(await replayedAgain.text()).toBe(afterPassBody);
+    expect(await replays()).toBe(replaysBefore + 4);
+  });
+
+  it("what the gateway cannot replay exactly goes to the route: CSV by Accept, other parameters, bad parameters", async () => {
+    const path = "/api/predmkt/trades?limit=5";
+    expect((await get(path)).headers.get("content-type")).toBe("application/json");
+    const before = await replays();
+    const csv = await get(path, { accept: "text/csv" });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect((await get("/api/predmkt/trades?limit=6")).status).toBe(200);
+    const refused = await get(`${path}&limit=5`);
+    expect(refused.status).toBe(400);
+    expect(await replays()).toBe(before);
   });
 });
