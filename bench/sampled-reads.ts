@@ -250,6 +250,14 @@ async function soak(ctx: SampledReadsContext): Promise<Record<string, unknown>> 
   const at = (fraction: number) => samples[Math.min(samples.length - 1, Math.round((samples.length - 1) * fraction))];
   const [start, middle, end] = [at(0), at(0.5), at(1)];
   const spread = Math.max(...samples.map((s) => s.rss_mb)) - Math.min(...samples.map((s) => s.rss_mb));
+  // A pass a minute lifts the RSS for a while (its working set, then garbage until the next major GC): each minute's
+  // lowest sample is the steady level between passes, and its drift over the soak is what a leak would show.
+  const lows: number[] = [];
+  for (const s of samples) {
+    const minute = Math.floor(s.t_s / 60);
+    lows[minute] = Math.min(lows[minute] ?? Number.POSITIVE_INFINITY, s.rss_mb);
+  }
+  const minuteLows = lows.filter((v) => Number.isFinite(v));
   const soakFigures = {
     seconds: SOAK_S,
     warm_up_s: warmUpS,
@@ -263,12 +271,14 @@ async function soak(ctx: SampledReadsContext): Promise<Record<string, unknown>> 
     rss_mb: { start: start.rss_mb, middle: middle.rss_mb, end: end.rss_mb },
     rss_change_pct: round(((end.rss_mb - start.rss_mb) / start.rss_mb) * 100, 1),
     rss_spread_mb: round(spread, 1),
+    rss_minute_lows_mb: minuteLows,
+    rss_minute_lows_change_pct: round(((minuteLows[minuteLows.length - 1] - minuteLows[0]) / minuteLows[0]) * 100, 1),
     samples,
   };
   ctx.rows.push({
     section: "soak",
     figure: `${SOAK_S} s mixed load + a pass a minute: server RSS start / middle / end`,
-    value: `${start.rss_mb} / ${middle.rss_mb} / ${end.rss_mb} MB (${soakFigures.rss_change_pct >= 0 ? "+" : ""}${soakFigures.rss_change_pct} %); ${result.rps} req/s, p50 ${result.p50_ms} ms, p95 ${result.p95_ms} ms, ${passCount} passes [${statusText(result.statuses)}]`,
+    value: `${start.rss_mb} / ${middle.rss_mb} / ${end.rss_mb} MB (${soakFigures.rss_change_pct >= 0 ? "+" : ""}${soakFigures.rss_change_pct} %); per-minute lows ${minuteLows.join(", ")} MB (${soakFigures.rss_minute_lows_change_pct >= 0 ? "+" : ""}${soakFigures.rss_minute_lows_change_pct} % first to last); ${result.rps} req/s, p50 ${result.p50_ms} ms, p95 ${result.p95_ms} ms, ${passCount} passes [${statusText(result.statuses)}]`,
     database: ctx.dbLabel,
   });
   return soakFigures;
