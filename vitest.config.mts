@@ -31,7 +31,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Vitest's default is one worker fewer than the cores: one on this 2-core machine kind. Two halve the suite's
-          // wall time (343 s → 187 s measured), and CI runs it twice.
+          // wall time (343 s → 187 s measured).
           maxWorkers: 2,
         },
       },
