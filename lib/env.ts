@@ -135,6 +135,9 @@ const EnvSchema = z.object({
   ORACLE_TOP_VOTERS: int(200, 1, 10_000),
 
   SAMPLER_INTERVAL_S: int(0, 0, 3600),
+  // A server that runs no sampler checks this often (ms) for a pass another process ran, and computes its aggregates
+  // at once so no reader pays for them (lib/server/jobs.ts); 0 turns it off.
+  PASS_WATCH_MS: int(1000, 0, 60_000),
   // Whales across the platform (lib/sampler/whales.ts): open markets with at least this total volume (USD) get top holders.
   WHALE_MIN_VOLUME_USD: int(10_000, 0),
   // The live stream (docs/stream.md): the worker's websockets, the stream's limits and timings.

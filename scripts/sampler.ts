@@ -3,12 +3,9 @@
 // say how to run the sampler instead (inside that server), because a second PGlite on the same files corrupts them.
 import { closeDb, liveOwner, pgliteDir } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { defaultOracleContext } from "@/lib/oracle/context";
-import { startOracleIndexerLoop } from "@/lib/oracle/indexer";
-import { startResolutionPublisher } from "@/lib/resolution/push";
-import { startSamplerLoop } from "@/lib/sampler";
+import { startJobs } from "@/lib/server/jobs";
 
-function main(): void {
+async function main(): Promise<void> {
   if (env.embeddedDatabase) {
     const owner = liveOwner();
     if (owner && owner.pid !== process.pid) {
@@ -23,20 +20,14 @@ function main(): void {
   }
   const interval = env.SAMPLER_INTERVAL_S > 0 ? env.SAMPLER_INTERVAL_S : 60;
   console.log(`sampler: a pass every ${interval} s against ${env.embeddedDatabase ? pgliteDir() : "DATABASE_URL"} (Ctrl-C to stop)`);
-  const stop = startSamplerLoop(interval);
-  // The oracle indexer (chain logs and the oracle endpoints' stored answers) runs in the same process.
-  const oracle = defaultOracleContext();
-  console.log(`oracle indexer: a pass every ${oracle.config.indexIntervalS} s`);
-  const stopOracle = startOracleIndexerLoop(oracle, oracle.config.indexIntervalS);
-  // Each new disputes answer's lifecycle transitions go to the live stream's `resolution` topic.
-  const stopPublisher = startResolutionPublisher(oracle);
+  // The sampler loop with its after-pass listeners, and the oracle indexer beside it (lib/server/jobs.ts).
+  const jobs = await startJobs({ samplerIntervalS: interval, oracle: true });
+  console.log(`sampler: ${jobs.running.join("; ")}`);
   // The loop's timers are unref'd; this keeps the process alive until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const shutdown = async () => {
-    stop();
-    stopOracle();
-    stopPublisher();
     clearInterval(keepAlive);
+    await jobs.stop();
     await closeDb();
     process.exit(0);
   };
@@ -44,4 +35,7 @@ function main(): void {
   process.on("SIGTERM", () => void shutdown());
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(`sampler: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -5,10 +5,7 @@
 // PGlite on the same files corrupts them.
 import { closeDb, getDb, liveOwner, pgliteDir } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { defaultOracleContext } from "@/lib/oracle/context";
-import { startOracleIndexerLoop } from "@/lib/oracle/indexer";
-import { startResolutionPublisher } from "@/lib/resolution/push";
-import { startWorker } from "@/lib/stream/ingest/worker";
+import { startJobs } from "@/lib/server/jobs";
 
 async function main(): Promise<void> {
   if (env.embeddedDatabase) {
@@ -24,19 +21,14 @@ async function main(): Promise<void> {
   }
   await getDb();
   console.log(`worker: websockets ${env.POLYMARKET_RTDS_URL} and ${env.POLYMARKET_CLOB_WS_URL} (Ctrl-C to stop)`);
-  const worker = startWorker();
-  const oracle = defaultOracleContext();
-  const stopOracle = startOracleIndexerLoop(oracle, oracle.config.indexIntervalS);
-  // Each new disputes answer's lifecycle transitions go to the live stream's `resolution` topic.
-  const stopPublisher = startResolutionPublisher(oracle);
-  console.log(`worker: oracle indexer every ${oracle.config.indexIntervalS} s`);
+  // The ingest worker (with the sampler loop and its after-pass listeners) and the oracle indexer (lib/server/jobs.ts).
+  const jobs = await startJobs({ ingest: true, samplerIntervalS: env.SAMPLER_INTERVAL_S, oracle: true });
+  console.log(`worker: ${jobs.running.join("; ")}`);
   // The worker's timers are unref'd; this keeps the process alive until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const shutdown = async () => {
     clearInterval(keepAlive);
-    stopOracle();
-    stopPublisher();
-    await worker.stop();
+    await jobs.stop();
     await closeDb();
     process.exit(0);
   };

@@ -1,7 +1,7 @@
 // Work every reader needs after a pass, done once right after it lands (in the process that ran it, and through
 // the KV store for the others) instead of by the first reader: stats, categories, movers for every window,
 // abnormal trades, the tick feed and whales. Each is the per-pass value its endpoint slices (lib/predmkt/per-pass.ts).
-import { onPassLanded } from "@/lib/sampler/landed";
+// Registered as a pass listener by the composition root (lib/server/jobs.ts), never by importing this file.
 import { errorFields, log } from "@/lib/log";
 import { getStats, listCategories } from "./events";
 import { latestTicks } from "./history";
@@ -30,8 +30,8 @@ export async function computeAfterPass(): Promise<{ computed: number; failed: nu
   return { computed: jobs.length - failed, failed };
 }
 
-onPassLanded("sampled aggregates", async (result) => {
-  // A pass that failed before writing anything changed nothing a reader sees.
-  const wrote = result.status === "ok" || Object.values(result.counts).some((n) => n > 0);
+/** The listener after a pass: a pass that failed before writing anything changed nothing a reader sees. */
+export async function afterPassWork(result: { status: string; counts: object }): Promise<void> {
+  const wrote = result.status === "ok" || Object.values(result.counts).some((n) => typeof n === "number" && n > 0);
   if (wrote) await computeAfterPass();
-});
+}

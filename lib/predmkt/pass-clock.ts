@@ -6,8 +6,6 @@ import { type AnswerVersion, cachedAnswer, type CachedAnswer } from "@/lib/api/c
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { passesLanded } from "@/lib/sampler/landed";
-// Any process that serves sampled answers also computes their aggregates right after a pass it runs.
-import "./after-pass";
 
 export const PASS_POLL_MS = 1000;
 // Vercel cron runs the sampler every minute (vercel.json); the self-hosted loop every SAMPLER_INTERVAL_S.

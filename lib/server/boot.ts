@@ -1,6 +1,7 @@
 // Server start-up (called from instrumentation.ts in the Node runtime): validate env, open and migrate the database,
-// expose the embedded database to local tools (key CLI) through a socket opened on request, start the demo sampler loop, and
-// close everything cleanly on SIGINT/SIGTERM so PGlite's files are left consistent.
+// expose the embedded database to local tools (key CLI) through a socket opened on request, start the process's jobs
+// through the composition root (lib/server/jobs.ts), and close everything cleanly on SIGINT/SIGTERM so PGlite's
+// files are left consistent.
 import { rmSync } from "node:fs";
 import { serveBridgeOnRequest } from "@/lib/db/bridge";
 import { closeDb, getDb, getEmbeddedPglite, liveOwner, ownerFile, pgliteDir } from "@/lib/db/client";
@@ -8,6 +9,7 @@ import { env } from "@/lib/env";
 import { flushUsage } from "@/lib/keys/usage-meter";
 import { closeKv } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
+import { serverJobPlan, startJobs } from "@/lib/server/jobs";
 
 const globalForBoot = globalThis as unknown as { __predmktBooted?: Promise<void> };
 
@@ -19,52 +21,21 @@ async function startSocketBridge(): Promise<(() => Promise<void>) | null> {
   return serveBridgeOnRequest(pglite, env.DATA_DIR, ownerFile());
 }
 
-async function startSampler(): Promise<(() => void) | null> {
-  if (env.WORKER_IN_SERVER) {
-    // The ingest worker runs the sampler loop itself (lib/stream/ingest/worker.ts).
-    const { startWorker } = await import("@/lib/stream/ingest/worker");
-    const worker = startWorker();
-    return () => void worker.stop();
-  }
-  if (env.SAMPLER_INTERVAL_S <= 0) return null;
-  const { startSamplerLoop } = await import("@/lib/sampler");
-  await import("@/lib/predmkt/after-pass"); // the loop's passes compute the sampled aggregates right after landing
-  log.info("sampler loop started", { interval_s: env.SAMPLER_INTERVAL_S });
-  return startSamplerLoop(env.SAMPLER_INTERVAL_S);
-}
-
-// The oracle indexer runs beside the sampler (same switch): the demo and a self-hosted server keep their oracle
-// answers current without a cron, and each new disputes answer's transitions go to the stream's `resolution` topic.
-async function startOracleIndexer(): Promise<(() => void) | null> {
-  if (env.SAMPLER_INTERVAL_S <= 0) return null;
-  const { defaultOracleContext } = await import("@/lib/oracle/context");
-  const { startOracleIndexerLoop } = await import("@/lib/oracle/indexer");
-  const { startResolutionPublisher } = await import("@/lib/resolution/push");
-  const ctx = defaultOracleContext();
-  log.info("oracle indexer loop started", { interval_s: ctx.config.indexIntervalS });
-  const stopLoop = startOracleIndexerLoop(ctx, ctx.config.indexIntervalS);
-  const stopPublisher = startResolutionPublisher(ctx);
-  return () => {
-    stopLoop();
-    stopPublisher();
-  };
-}
-
 async function boot(): Promise<void> {
   await getDb();
   const bridge = await startSocketBridge().catch((error) => {
     log.warn("embedded database socket bridge not started", errorFields(error));
     return null;
   });
-  const stopSampler = await startSampler();
-  const stopOracleIndexer = await startOracleIndexer();
+  // The process's background work and its listeners, from one place (lib/server/jobs.ts).
+  const jobs = await startJobs(serverJobPlan());
+  if (jobs.running.length) log.info("jobs started", { jobs: jobs.running });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     log.info("shutting down", { signal });
-    stopSampler?.();
-    stopOracleIndexer?.();
+    await jobs.stop().catch((error) => log.warn("stopping jobs failed", errorFields(error)));
     // The last batch of usage counts, while the database and the shared store are still open (lib/keys/usage-meter.ts).
     await flushUsage();
     await bridge?.().catch(() => undefined);

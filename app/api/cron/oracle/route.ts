@@ -1,8 +1,7 @@
 import { requireCronSecret } from "@/lib/api/cron";
 import { cronOracleEndpoint } from "@/lib/api/endpoints/oracle";
 import { withApi } from "@/lib/api/with-api";
-import { defaultOracleContext } from "@/lib/oracle/context";
-import { indexAndPublish } from "@/lib/resolution/push";
+import { runOraclePassNow } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 // A backfill pass scans for up to its time budget and then builds the answers; Vercel's default limit would cut it.
@@ -12,5 +11,5 @@ export const maxDuration = 300;
 // (Vercel cron; Authorization: Bearer $CRON_SECRET)
 export const GET = withApi(cronOracleEndpoint, async ({ request }) => {
   requireCronSecret(request);
-  return { data: await indexAndPublish(defaultOracleContext()) };
+  return { data: await runOraclePassNow() };
 });
