@@ -6,8 +6,6 @@ import path from "node:path";
 import { ROOT } from "../../scripts/lib/build";
 import { freePort } from "../../scripts/lib/net";
 
-export { freePort };
-
 const children = new Set<ChildProcess>();
 const stoppers = new Set<() => Promise<void>>();
 

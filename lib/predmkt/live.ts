@@ -4,11 +4,11 @@
 // services never import the contracts themselves. Route queries arrive validated with their defaults applied.
 import { cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
 import { ApiError, upstreamError } from "@/lib/api/errors";
-import { type Cached, cachedLoad } from "./cache";
-import * as clob from "./clob";
-import * as data from "./data";
-import * as gamma from "./gamma";
-import { defaultDeadline } from "./http";
+import { type Cached, cachedLoad } from "@/lib/upstream/cache";
+import * as clob from "@/lib/upstream/clob";
+import * as data from "@/lib/upstream/data";
+import * as gamma from "@/lib/upstream/gamma";
+import { defaultDeadline } from "@/lib/upstream/http";
 import type {
   NormalizedHolder,
   NormalizedHolderGroup,
@@ -17,7 +17,7 @@ import type {
   PriceHistoryInterval,
   PricePoint,
   TradeSide,
-} from "./types";
+} from "@/lib/upstream/types";
 
 export interface LiveMeta {
   source: "live";

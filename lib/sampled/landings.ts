@@ -3,9 +3,14 @@
 // lease. Process-global (globalThis) because Next bundles the cron route, the server's sampler loop and the API
 // routes separately, each with its own copy of this module.
 import { errorFields, log } from "@/lib/log";
-import type { PassResult } from "./pass";
 
-type Listener = (result: PassResult) => Promise<void>;
+/** What a listener learns of a pass (lib/sampler/pass.ts PassResult has these and more). */
+export interface LandedPass {
+  status: string;
+  counts: object;
+}
+
+type Listener = (result: LandedPass) => Promise<void>;
 
 interface Landings {
   count: number;
@@ -30,7 +35,7 @@ export function onPassLanded(name: string, listener: Listener): void {
 }
 
 /** Called by runPass when a pass has ended; a failing listener is logged and never fails the pass. */
-export async function passLanded(result: PassResult): Promise<void> {
+export async function passLanded(result: LandedPass): Promise<void> {
   const state = landings();
   state.count += 1;
   for (const [name, listener] of state.listeners) {
