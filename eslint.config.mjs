@@ -6,6 +6,107 @@ import nextTypescript from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier/flat";
 import tseslint from "typescript-eslint";
 
+// Import layers (docs/architecture.md "Layers"): each group lists what its files may not import. A flat config applies
+// the last matching `no-restricted-imports`, so every group is complete on its own and the groups do not overlap.
+const OUTSIDE_LIB = ["@/app/*", "@/components/*", "@/tests/*", "@/sim/*", "@/bench/*", "@/scripts/*", "@/proxy", "../../*"];
+const API_LAYER = ["@/lib/api/endpoints/*", "@/lib/api/endpoints", "@/lib/api/with-api", "@/lib/api/openapi*", "@/lib/api/operations"];
+const ROOT_AND_CLIENT = ["@/lib/server/*", "@/lib/queries/*"];
+const svc = (...names) => names.flatMap((n) => [`@/lib/${n}`, `@/lib/${n}/*`]);
+const LAYERS = 'docs/architecture.md "Layers"';
+const belowApi = {
+  group: [...OUTSIDE_LIB, ...API_LAYER, ...ROOT_AND_CLIENT],
+  message: `below the API layer: no endpoint contract, withApi, OpenAPI, composition root or dashboard fetching (${LAYERS})`,
+};
+const restrict = (why, ...groups) => ["error", { patterns: [belowApi, { group: groups.flat(), message: `${why} (${LAYERS})` }] }];
+const restrictOnly = (why, ...groups) => ["error", { patterns: [{ group: groups.flat(), message: `${why} (${LAYERS})` }] }];
+export const layerRules = [
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": restrictOnly("lib/ never imports the app, tests, simulators or scripts", OUTSIDE_LIB) },
+  },
+  {
+    files: ["lib/{env,log,loop,timeout,format}.ts", "lib/{db,kv,metrics,security,sampled,analytics}/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        "foundation and shared layers import no client, service or API module",
+        svc("upstream", "oracle", "sampler", "predmkt", "resolution", "stream", "auth", "keys"),
+      ),
+    },
+  },
+  {
+    files: ["lib/{upstream,oracle}/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict("clients import no service", svc("sampler", "predmkt", "resolution", "stream", "auth", "keys")),
+    },
+  },
+  {
+    files: ["lib/sampler/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        "the sampler writes; it imports no reader",
+        svc("predmkt", "resolution", "stream", "auth", "keys", "oracle"),
+      ),
+    },
+  },
+  {
+    files: ["lib/predmkt/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        "predmkt reads the sampled store through lib/sampled, never the sampler's internals",
+        svc("sampler", "stream", "auth", "keys"),
+      ),
+    },
+  },
+  {
+    files: ["lib/resolution/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict("resolution joins markets to the oracle", svc("sampler", "predmkt", "stream", "auth", "keys")),
+    },
+  },
+  {
+    files: ["lib/stream/**/*.ts"],
+    ignores: ["**/*.test.ts", "lib/stream/ingest/**"],
+    rules: {
+      "no-restricted-imports": restrict("the stream reads; only its ingest worker writes", svc("sampler", "keys", "resolution")),
+    },
+  },
+  {
+    files: ["lib/stream/ingest/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict("the ingest worker writes trades the sampler's way", svc("keys", "auth", "resolution")),
+    },
+  },
+  {
+    files: ["lib/{auth,keys}/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        "keys and auth know no market data",
+        svc("upstream", "oracle", "sampler", "predmkt", "resolution", "stream"),
+      ),
+    },
+  },
+  {
+    // Pages and components read through services (lib/predmkt, lib/resolution, lib/oracle/service, lib/queries).
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    ignores: ["app/api/**"],
+    rules: {
+      "no-restricted-imports": restrictOnly(
+        "pages read through services",
+        ["@/lib/db/*", "@/lib/kv/*", "@/lib/generated/*", "@/lib/upstream/*", "@/lib/sampler", "@/lib/sampler/*", "@/lib/sampled/*"],
+        ["@/lib/oracle/*", "!@/lib/oracle/service"],
+      ),
+    },
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -60,5 +161,6 @@ export default tseslint.config(
     files: ["**/*.{js,mjs,cjs}"],
     ...tseslint.configs.disableTypeChecked,
   },
+  ...layerRules,
   prettier,
 );

@@ -5,7 +5,6 @@
 // on the server). Revoking the dashboard key kills every token in every open browser within KEY_CACHE_TTL_S; the next
 // token request then provisions a fresh internal key.
 import { env } from "@/lib/env";
-import type { TokenResponse } from "@/lib/api/endpoints/auth";
 import { ApiError } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { createApiKey, findKeyByPlaintext } from "./api-key";
@@ -66,7 +65,13 @@ export function dashboardIdentity(now = Date.now()): Promise<DashboardIdentity> 
   return identity;
 }
 
-export type DashboardToken = TokenResponse;
+/** The OAuth token-response shape (its contract, TokenResponseSchema in lib/api/endpoints/auth.ts, checks it). */
+export interface DashboardToken {
+  token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  expires_at: string;
+}
 
 /** A fresh JWT for the browser, in the same flat shape as POST /api/auth/token answers. */
 export async function mintDashboardToken(ttlSeconds = DASHBOARD_TOKEN_TTL_S): Promise<DashboardToken> {

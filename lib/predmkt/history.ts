@@ -2,7 +2,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { roundProbability } from "@/lib/analytics/changes";
 import { getDb } from "@/lib/db/client";
-import { STATE } from "@/lib/sampler/pass";
+import { STATE } from "@/lib/sampled/state";
 import { resolutionForWindow } from "./movers";
 import { asOf, NOT_SAMPLED_NOTE, sampledMeta } from "./meta";
 import { WINDOW_SECONDS } from "./windows";

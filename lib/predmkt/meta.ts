@@ -1,7 +1,7 @@
 // `meta` for sampled answers, and the "as of" time of each kind of sampled data (set by the sampler per stage).
 import type { Db } from "@/lib/db/client";
 import type { Meta } from "@/lib/api/schemas";
-import { STATE } from "@/lib/sampler/pass";
+import { STATE } from "@/lib/sampled/state";
 
 export type SampledKind = keyof typeof STATE;
 

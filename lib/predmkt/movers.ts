@@ -7,7 +7,7 @@ import { changeOverWindow, roundProbability } from "@/lib/analytics/changes";
 import { roundUsd } from "@/lib/analytics/money";
 import { rankMovers } from "@/lib/analytics/movers";
 import { type Db, getDb } from "@/lib/db/client";
-import { STORAGE_TIERS } from "@/lib/sampler/config";
+import { STORAGE_TIERS } from "@/lib/sampled/tiers";
 import { asOf, NOT_SAMPLED_NOTE, sampledMeta } from "./meta";
 import { WINDOW_SECONDS } from "./windows";
 import { oncePerPass } from "./per-pass";

@@ -5,7 +5,7 @@
 import { type AnswerVersion, cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { passesLanded } from "@/lib/sampler/landed";
+import { passesLanded } from "@/lib/sampled/landings";
 
 export const PASS_POLL_MS = 1000;
 // Vercel cron runs the sampler every minute (vercel.json); the self-hosted loop every SAMPLER_INTERVAL_S.

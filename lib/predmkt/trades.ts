@@ -4,7 +4,7 @@ import type { AbnormalTradeSchema, TradeSchema } from "./shapes";
 import { ABNORMAL_RULES, findAbnormalTrades, type MarketContext } from "@/lib/analytics/abnormal";
 import { roundUsd } from "@/lib/analytics/money";
 import { type Db, getDb } from "@/lib/db/client";
-import { recentTapeGaps } from "@/lib/sampler/tape";
+import { recentTapeGaps } from "@/lib/sampled/tape-gaps";
 import { asOf, sampledMeta } from "./meta";
 import { oncePerPass } from "./per-pass";
 import { tradeContexts } from "@/lib/resolution/move-context";

@@ -5,7 +5,7 @@ import type { PricePoint } from "@/lib/analytics/changes";
 import type { Db } from "@/lib/db/client";
 import type { MarketFacts } from "./dispute-market";
 import type { JoinableMarket } from "./join";
-import { STORAGE_TIERS } from "@/lib/sampler/config";
+import { STORAGE_TIERS } from "@/lib/sampled/tiers";
 
 export interface StoredMarket extends JoinableMarket, MarketFacts {
   /** Outcome token rows: surrogate id (for price samples), CLOB token id, latest price. */

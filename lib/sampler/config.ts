@@ -2,22 +2,7 @@
 // 31 days.
 
 import { env } from "@/lib/env";
-
-export const RAW_RESOLUTION_S = 60;
-
-export interface StorageTier {
-  resolutionS: number;
-  retentionS: number;
-  /** An unchanged price is still stored once this long after the outcome's previous row in the tier, so the row
-   *  "at or before" any time within the retention is never further back than this. */
-  heartbeatS: number;
-}
-
-export const STORAGE_TIERS: readonly StorageTier[] = [
-  { resolutionS: RAW_RESOLUTION_S, retentionS: 48 * 3600, heartbeatS: 3600 },
-  { resolutionS: 900, retentionS: 8 * 86_400, heartbeatS: 6 * 3600 },
-  { resolutionS: 3600, retentionS: 31 * 86_400, heartbeatS: 24 * 3600 },
-];
+import { STORAGE_TIERS } from "@/lib/sampled/tiers";
 
 export interface SamplerConfig {
   /** A raw sample is stored when the price changed, or when the last stored one is this old (a heartbeat). */

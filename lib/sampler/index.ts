@@ -9,9 +9,7 @@ import type { SamplerSource } from "./source";
 import { upstreamSource } from "./upstream-source";
 
 export type { PassCounts, PassResult, PassStatus } from "./pass";
-export { STATE } from "./pass";
 export type { SamplerSource } from "./source";
-export { recentTapeGaps, type TapeGap, type TapeGapView } from "./tape";
 
 export interface RunSamplerPassOptions {
   /** What started the pass ("cron", "loop", "manual", or a script's own name), logged with it. */

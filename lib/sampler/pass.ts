@@ -7,10 +7,12 @@ import type { Db } from "@/lib/db/client";
 import { errorFields, log } from "@/lib/log";
 import { countRequests } from "@/lib/upstream";
 import { DEFAULT_CONFIG, type SamplerConfig } from "./config";
-import { passLanded } from "./landed";
+import { passLanded } from "@/lib/sampled/landings";
+import { STATE } from "@/lib/sampled/state";
 import { acquireLease, releaseLease, renewLease } from "./lease";
 import type { SamplerSource } from "./source";
-import { sampleTape, type TapeGap } from "./tape";
+import type { TapeGap } from "@/lib/sampled/tape-gaps";
+import { sampleTape } from "./tape";
 import { refreshWhales } from "./whales";
 import { applyRetention, closeUnseen, getState, rollUp, setState, vacuum, writeEventsPage } from "./store";
 import { observeSamplerPass } from "@/lib/metrics/registry";
@@ -49,18 +51,6 @@ export interface PassOptions {
   /** The clock samples are stamped with (tests move it forward). */
   now?: () => Date;
 }
-
-/** Keys in sampler_state: the time each kind of data was last completely sampled (the endpoints' `as_of`). */
-export const STATE = {
-  events: "events_at",
-  prices: "prices_at",
-  trades: "trades_at",
-  tradesWatermark: "trades_watermark",
-  whales: "whales_at",
-  retention: "retention_at",
-  vacuumHot: "vacuum_hot_at",
-  vacuumBig: "vacuum_big_at",
-} as const;
 
 const MAX_EVENT_PAGES = 1000;
 

@@ -4,7 +4,8 @@
 import type { Db } from "@/lib/db/client";
 import type { NormalizedEvent, NormalizedTrade } from "@/lib/upstream/types";
 import { eventCategory } from "./category";
-import { RAW_RESOLUTION_S, type SamplerConfig, STORAGE_TIERS } from "./config";
+import { RAW_RESOLUTION_S, STORAGE_TIERS } from "@/lib/sampled/tiers";
+import type { SamplerConfig } from "./config";
 
 function chunks<T>(rows: readonly T[], size: number): T[][] {
   const out: T[][] = [];

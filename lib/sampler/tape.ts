@@ -5,20 +5,12 @@
 // more (cursor refused, walk older than the first look-back), the stretch becomes a recorded gap — from, to, and an
 // estimated count — on the pass record, in /api/health and in the `meta` of the endpoints built on the tape.
 import type { Db } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { errorFields, log } from "@/lib/log";
 import type { NormalizedTrade } from "@/lib/upstream/types";
 import type { SamplerConfig } from "./config";
 import type { SamplerSource } from "./source";
+import type { TapeGap } from "@/lib/sampled/tape-gaps";
 import { getState, setState, writeTrades } from "./store";
-
-export interface TapeGap {
-  /** Unix seconds: oldest and newest instant of the stretch that could not be read. */
-  from_s: number;
-  to_s: number;
-  estimated_count: number;
-  reason: string;
-}
 
 /** A walk cut short by the time budget: trades in [lower_s, upper_s] below `cursor` are still to be read. */
 interface PendingWalk {
@@ -164,39 +156,4 @@ export async function sampleTape(
   await setState(db, PENDING, now(), pending.length ? JSON.stringify(pending) : null);
   if (newWatermark > 0) await setState(db, WATERMARK, now(), String(newWatermark));
   return result;
-}
-
-/** A gap as the API shows it: ISO times. */
-export interface TapeGapView {
-  from: string;
-  to: string;
-  estimated_count: number;
-  reason: string;
-}
-
-/**
- * Tape gaps recorded by passes whose stretch overlaps the last `windowS` seconds (default: the trade retention, 49 h),
- * newest first: what the endpoints built on the tape (`trades`, `abnormal`) and /api/health must say they miss.
- */
-export async function recentTapeGaps(db: Db, now: Date, windowS = 49 * 3600): Promise<TapeGapView[]> {
-  const since = now.getTime() / 1000 - windowS;
-  const runs = await db.samplerRun.findMany({
-    where: { tapeGaps: { not: Prisma.DbNull }, startedAt: { gte: new Date(now.getTime() - windowS * 1000 - 86_400_000) } },
-    orderBy: { startedAt: "desc" },
-    select: { tapeGaps: true },
-    take: 500,
-  });
-  const gaps: TapeGapView[] = [];
-  for (const run of runs) {
-    for (const g of (run.tapeGaps ?? []) as unknown as TapeGap[]) {
-      if (g.to_s < since) continue;
-      gaps.push({
-        from: new Date(g.from_s * 1000).toISOString(),
-        to: new Date(g.to_s * 1000).toISOString(),
-        estimated_count: g.estimated_count,
-        reason: g.reason,
-      });
-    }
-  }
-  return gaps;
 }

@@ -2,7 +2,7 @@ import { checkRateLimitStore } from "@/lib/auth/ratelimit";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { recentTapeGaps } from "@/lib/sampler/tape";
+import { recentTapeGaps } from "@/lib/sampled/tape-gaps";
 import { withTimeout } from "@/lib/timeout";
 import { droppedSinceStart } from "@/lib/upstream";
 import packageJson from "@/package.json";

@@ -15,7 +15,7 @@ import { afterPassWork, computeAfterPass } from "@/lib/predmkt/after-pass";
 import { currentPass } from "@/lib/predmkt/pass-clock";
 import { indexAndPublish, startResolutionPublisher } from "@/lib/resolution/push";
 import { type PassResult, runSamplerPass, startSamplerLoop } from "@/lib/sampler";
-import { onPassLanded, passesLanded } from "@/lib/sampler/landed";
+import { onPassLanded, passesLanded } from "@/lib/sampled/landings";
 
 /** Listeners run after every sampler pass that ends in this process (idempotent: registered by name). */
 export function registerPassListeners(): void {

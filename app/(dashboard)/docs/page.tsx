@@ -4,7 +4,7 @@ import { TryIt, type TryParam } from "@/components/docs/try-it";
 import { ERROR_CODES } from "@/lib/api/errors";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { TierTable } from "@/components/tier-table";
-import { getDb } from "@/lib/db/client";
+import { exampleIdentifiers } from "@/lib/predmkt/lookup";
 
 export const metadata: Metadata = { title: "API reference" };
 // The document is built from the endpoint contracts at request time, exactly what /api/openapi.json serves.
@@ -55,19 +55,7 @@ interface Operation {
 /** Real identifiers for the "Try it" forms: the busiest open event and its biggest market, when sampled. */
 async function examples(): Promise<Record<string, string>> {
   try {
-    const db = await getDb();
-    const event = await db.event.findFirst({
-      where: { open: true },
-      orderBy: [{ volume24hUsd: "desc" }, { id: "asc" }],
-      select: { id: true, slug: true },
-    });
-    if (!event) return {};
-    const market = await db.market.findFirst({
-      where: { eventId: event.id },
-      orderBy: [{ volumeUsd: "desc" }, { id: "asc" }],
-      select: { id: true },
-    });
-    return { slug: event.slug, ...(market ? { id: market.id } : {}) };
+    return await exampleIdentifiers();
   } catch {
     return {};
   }

@@ -10,7 +10,7 @@ import { movers } from "@/lib/predmkt/movers";
 import { STANDARD_UMA_CTF_ADAPTERS } from "@/lib/resolution/addresses";
 import { appendInitializer, conditionIdOf, questionIdOf } from "@/lib/resolution/ids";
 import { tradeContexts } from "@/lib/resolution/move-context";
-import { STATE } from "@/lib/sampler/pass";
+import { STATE } from "@/lib/sampled/state";
 import { clearLocalCache } from "@/lib/upstream";
 
 const ADAPTER = STANDARD_UMA_CTF_ADAPTERS[2];

@@ -15,7 +15,7 @@ import { eventChanges } from "@/lib/predmkt/movers";
 import { initialFrom } from "@/lib/queries/initial";
 import type { Change, EventDetail, LiveHolderGroup, LiveSeries, LiveTrade } from "@/lib/queries/types";
 import { EVENT_FEED_LIMIT, HISTORY_MARKETS, HOLDERS_LIMIT } from "@/lib/queries/views";
-import { getEventActivityLive, getEventHistoryLive, getHoldersLive } from "@/lib/upstream/live";
+import { getEventActivityLive, getEventHistoryLive, getHoldersLive } from "@/lib/predmkt/live";
 
 export const dynamic = "force-dynamic";
 

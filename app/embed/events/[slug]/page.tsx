@@ -5,7 +5,7 @@ import { SLUG_PATTERN } from "@/lib/api/schemas";
 import { getEvent } from "@/lib/predmkt/events";
 import { initialFrom } from "@/lib/queries/initial";
 import type { EventDetail, LiveSeries } from "@/lib/queries/types";
-import { getEventHistoryLive } from "@/lib/upstream/live";
+import { getEventHistoryLive } from "@/lib/predmkt/live";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Widget", robots: { index: false } };

@@ -1,6 +1,6 @@
 import { notFound, redirect } from "next/navigation";
 import { CONDITION_ID_PATTERN } from "@/lib/api/schemas";
-import { getDb } from "@/lib/db/client";
+import { eventSlugOfMarket } from "@/lib/predmkt/lookup";
 
 export const dynamic = "force-dynamic";
 
@@ -9,11 +9,7 @@ export default async function MarketRedirect({ params }: { params: Promise<{ id:
   const { id } = await params;
   const isCondition = CONDITION_ID_PATTERN.test(id);
   if (!isCondition && !/^\d{1,20}$/.test(id)) notFound();
-  const db = await getDb();
-  const market = await db.market.findFirst({
-    where: isCondition ? { conditionId: { equals: id, mode: "insensitive" } } : { id },
-    select: { eventSlug: true },
-  });
-  if (!market?.eventSlug) notFound();
-  redirect(`/events/${market.eventSlug}`);
+  const slug = await eventSlugOfMarket(id, isCondition);
+  if (!slug) notFound();
+  redirect(`/events/${slug}`);
 }

@@ -1,6 +1,6 @@
 import { eventActivityLive } from "@/lib/api/endpoints/predmkt-live";
 import { withApi } from "@/lib/api/with-api";
-import { getEventActivityLive, liveAnswer } from "@/lib/upstream/live";
+import { getEventActivityLive, liveAnswer } from "@/lib/predmkt/live";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { eventHistoryLive } from "@/lib/api/endpoints/predmkt-live";
 import { withApi } from "@/lib/api/with-api";
-import { getEventHistoryLive, liveAnswer } from "@/lib/upstream/live";
+import { getEventHistoryLive, liveAnswer } from "@/lib/predmkt/live";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { marketActivityLive } from "@/lib/api/endpoints/predmkt-live";
 import { withApi } from "@/lib/api/with-api";
-import { getMarketActivityLive, liveAnswer } from "@/lib/upstream/live";
+import { getMarketActivityLive, liveAnswer } from "@/lib/predmkt/live";
 
 export const dynamic = "force-dynamic";
 

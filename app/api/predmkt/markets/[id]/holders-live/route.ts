@@ -1,6 +1,6 @@
 import { holdersLive } from "@/lib/api/endpoints/predmkt-live";
 import { withApi } from "@/lib/api/with-api";
-import { getHoldersLive, liveAnswer } from "@/lib/upstream/live";
+import { getHoldersLive, liveAnswer } from "@/lib/predmkt/live";
 
 export const dynamic = "force-dynamic";
 
