@@ -26,7 +26,7 @@ export const layerRules = [
     rules: { "no-restricted-imports": restrictOnly("lib/ never imports the app, tests, simulators or scripts", OUTSIDE_LIB) },
   },
   {
-    files: ["lib/{env,log,loop,timeout,format}.ts", "lib/{db,kv,metrics,security,sampled,analytics}/**/*.ts"],
+    files: ["lib/{env,log,loop,timeout,backoff,format}.ts", "lib/{db,kv,metrics,security,sampled,analytics}/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": restrict(

@@ -3,18 +3,13 @@
 import { randomUUID } from "node:crypto";
 import { ApiError, isUpstreamFailure, publicDetail } from "@/lib/api/errors";
 import { log, errorFields } from "@/lib/log";
+import { withTimeout } from "@/lib/timeout";
 import type { Envelope, Initial } from "./types";
 
 /** Runs a service call for a page; a failure becomes data for a calm message, never a broken page. */
 export async function initialFrom<T>(load: () => Promise<{ data: unknown; meta: unknown }>, timeoutMs = 10_000): Promise<Initial<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const result = await Promise.race([
-      load(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ApiError("upstream_timeout", "The data source took too long to answer.")), timeoutMs);
-      }),
-    ]);
+    const result = await withTimeout(load(), timeoutMs, () => new ApiError("upstream_timeout", "The data source took too long to answer."));
     // Only `data` and `meta` travel to the client (live bodies also carry their Cache-Control string).
     const body = JSON.parse(JSON.stringify({ data: result.data, meta: result.meta })) as Envelope<T>;
     return { ok: true, body };
@@ -27,7 +22,5 @@ export async function initialFrom<T>(load: () => Promise<{ data: unknown; meta: 
     }
     log.warn("dashboard first paint failed", errorFields(error));
     return { ok: false, error: { status: 503, code: "service_unavailable", detail: "This data is unavailable right now." } };
-  } finally {
-    if (timer) clearTimeout(timer);
   }
 }

@@ -2,6 +2,7 @@
 // One hook for every dashboard query: first paint comes from the server (initial body), then react-query refreshes
 // through the public API. Failures never blank a table: react-query keeps the last good data, the refresh interval
 // backs off (Retry-After on 429, doubling on upstream failures) and the component shows a calm notice.
+import { backoffMs } from "@/lib/backoff";
 import { keepPreviousData, type Query, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiProblem, apiGet, type QueryParams } from "./fetcher";
@@ -34,7 +35,7 @@ export function nextRefreshMs(refreshMs: number | undefined, error: unknown, fai
   if (error instanceof ApiProblem) {
     if (error.rateLimited) return Math.max((error.retryAfterS ?? 5) * 1000, refreshMs ?? 0);
     const base = refreshMs || 15_000;
-    return Math.min(base * 2 ** Math.max(0, failureCount - 1), MAX_BACKOFF_MS);
+    return backoffMs(failureCount - 1, { baseMs: base, maxMs: MAX_BACKOFF_MS, jitter: false });
   }
   return refreshMs ? refreshMs : false;
 }
@@ -55,7 +56,7 @@ export function useApi<T>(path: string, params: QueryParams = {}, options: UseAp
     refetchInterval: (q: Query<Envelope<T>, ApiProblem>) => nextRefreshMs(refreshMs, q.state.error, q.state.fetchFailureCount),
     refetchIntervalInBackground: false,
     retry: (failureCount, error) => error instanceof ApiProblem && error.transient && !error.rateLimited && failureCount < 2,
-    retryDelay: (attempt) => Math.min(2_000 * 2 ** attempt, 20_000),
+    retryDelay: (attempt) => backoffMs(attempt, { baseMs: 2_000, maxMs: 20_000, jitter: false }),
   });
   // react-query drops placeholder data when the new query fails; the last good body stays on screen instead (with the
   // component's notice saying it could not refresh), so a failure never blanks a panel that had rows.

@@ -4,6 +4,7 @@
 // an error or the server's `end` (its maximum duration) the source is closed and reopened with a fresh token and the
 // last cursor (`last_event_id`), after a capped backoff. Hidden tabs pause (no connection held); coming back resumes
 // from the cursor, so nothing is missed in between.
+import { backoffMs } from "@/lib/backoff";
 import { useEffect, useRef, useState } from "react";
 import { buildUrl, type QueryParams } from "./fetcher";
 import { getDashboardToken, invalidateDashboardToken } from "./token";
@@ -45,7 +46,7 @@ export function useStream(
       close();
       if (stopped || document.hidden) return;
       setState("reconnecting");
-      const delay = immediately ? 0 : Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
+      const delay = immediately ? 0 : backoffMs(attempt, { baseMs: 1000, maxMs: MAX_BACKOFF_MS });
       attempt++;
       timer = setTimeout(() => void open(), delay);
     };

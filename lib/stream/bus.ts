@@ -7,6 +7,7 @@
 //   which cannot carry LISTEN).
 // A notification only says "stored up to seq N"; the hub reads the rows itself, so a lost message is repaired by
 // the next one (and by the hub's slow catch-up read).
+import { backoffMs } from "@/lib/backoff";
 import IORedis from "ioredis";
 import pg from "pg";
 import { getEmbeddedPglite } from "@/lib/db/client";
@@ -71,7 +72,7 @@ export function listenPostgres(connectionString: string, onSeq: (seq: number) =>
         timer = undefined;
         void connect();
       },
-      Math.min(30_000, 250 * 2 ** Math.min(attempt, 7)),
+      backoffMs(attempt, { baseMs: 250, maxMs: 30_000 }),
     );
     timer.unref?.();
   };

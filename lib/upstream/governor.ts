@@ -12,6 +12,7 @@ import type { Redis } from "@upstash/redis";
 import { getRedis } from "@/lib/kv/redis";
 import { log } from "@/lib/log";
 import type { UpstreamHost } from "./http";
+import { withTimeout } from "@/lib/timeout";
 
 export const WINDOW_MS = 10_000;
 export const BUDGET_SHARE = 0.8;
@@ -126,18 +127,8 @@ function recordLocal(limits: readonly Limit[], now: number): void {
 const KV_PREFIX = "predmkt:governor:v1:";
 const KV_TIMEOUT_MS = 300;
 
-async function withKvTimeout<T>(call: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      call,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("governor store timeout")), KV_TIMEOUT_MS);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+function withKvTimeout<T>(call: Promise<T>): Promise<T> {
+  return withTimeout(call, KV_TIMEOUT_MS, "governor store timeout");
 }
 
 /**

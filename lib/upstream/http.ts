@@ -2,6 +2,7 @@
 // `Retry-After`, a concurrency cap per upstream host, coalescing of identical in-flight requests, and zod validation
 // of every body. Failures leave here as ApiErrors with the codes docs/api-decisions.md#errors fixes: a timeout is `upstream_timeout`
 // (504); 5xx, 429 after the retries, malformed bodies and network errors are `upstream_unavailable` (502).
+import { backoffMs } from "@/lib/backoff";
 import type { z } from "zod";
 import { ApiError, upstreamError } from "@/lib/api/errors";
 import { env } from "@/lib/env";
@@ -225,7 +226,7 @@ async function send(request: UpstreamRequest, url: string, deadline: number, nul
     if (result.kind === "fatal") throw result.error;
     lastWhy = result.why;
     if (n + 1 >= maxAttempts) break;
-    const backoff = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** n) * (0.5 + Math.random() / 2);
+    const backoff = backoffMs(n, { baseMs: BASE_BACKOFF_MS, maxMs: MAX_BACKOFF_MS });
     const wait = result.retryAfterMs ?? backoff;
     // Waiting past the deadline would only turn an answer we already have (an error) into a timeout.
     if (Date.now() + wait >= deadline) break;
