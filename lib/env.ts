@@ -85,10 +85,19 @@ const EnvSchema = z.object({
   RATE_LIMIT_PRO: int(600, 1),
   RATE_LIMIT_ENTERPRISE: int(6000, 1),
   RATE_LIMIT_ANONYMOUS_PER_IP: int(60, 1),
-  // Each client address's slice of the shared dashboard key (its tokens are handed to every visitor).
-  RATE_LIMIT_DASHBOARD_PER_IP: int(300, 1),
+  // Each client address's slice of the shared dashboard key (its tokens are handed to every visitor): well below the
+  // starter tier, and per DASHBOARD_IPV6_PREFIX network for IPv6 (SECURITY.md, "Dashboard tokens").
+  RATE_LIMIT_DASHBOARD_PER_IP: int(60, 1),
+  // The IPv6 network one dashboard slice covers: a /48 (a site's allocation) or a /56 (a home's), not the /64 of the
+  // other budgets, so a client holding many /64s still gets one slice.
+  DASHBOARD_IPV6_PREFIX: int(48, 32, 64),
+  // Percent of the dashboard key's per-minute allowance kept for server-rendered page views: browser tokens together
+  // may spend only the rest, so a token flood cannot take the whole key.
+  DASHBOARD_PAGE_RESERVE_PCT: int(20, 0, 90),
   // Server-rendered dashboard pages per client address (they read the same data as the API).
   RATE_LIMIT_PAGES_PER_IP: int(120, 1),
+  // The router's link prefetches per client address (each runs the page's metadata reads), apart from page views.
+  RATE_LIMIT_PREFETCHES_PER_IP: int(240, 1),
   // Failed cron authentications per client address.
   RATE_LIMIT_CRON_FAILURES_PER_IP: int(10, 1),
   // Largest request body the gateway reads (the token exchange is the only route with a body).
@@ -152,7 +161,7 @@ const EnvSchema = z.object({
   STREAM_LIMIT_PRO: int(10, 0),
   STREAM_LIMIT_ENTERPRISE: int(100, 0),
   // Dashboard visitors share the dashboard key's streams; each client address may hold this many of them.
-  STREAM_LIMIT_DASHBOARD_PER_ADDRESS: int(4, 1),
+  STREAM_LIMIT_DASHBOARD_PER_ADDRESS: int(1, 1),
   // Bytes of built answers (sampled, -live, oracle) each server process keeps in memory, least recently used first out.
   ANSWER_CACHE_MAX_MB: int(64, 1, 4096),
   // Where `npm run demo` builds and serves the app from (the e2e suite reuses the integration tests' build).

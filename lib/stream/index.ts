@@ -4,9 +4,11 @@ import { ApiError, invalidParameter } from "@/lib/api/errors";
 import { extractCredential } from "@/lib/auth/authenticate";
 import type { GatewayClient } from "@/lib/auth/gateway";
 import { clientAddress } from "@/lib/auth/client-address";
+import { dashboardSlice } from "@/lib/auth/dashboard-scope";
 import { verifiedTokenExpiry, verifiedTokenScope } from "@/lib/auth/jwt";
 import { CONDITION_ID_PATTERN } from "@/lib/api/schemas";
 import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { openStream } from "./sse";
 import { decodeCursor, EVENT_NAME, type StreamTopic } from "./types";
 
@@ -58,6 +60,6 @@ export async function streamEvents(query: StreamQuery, client: GatewayClient, re
     cursor,
     signal,
     credentialExpiresAt,
-    dashboardAddress: dashboard ? clientAddress(headers) : null,
+    dashboardAddress: dashboard ? dashboardSlice(clientAddress(headers), env.DASHBOARD_IPV6_PREFIX) : null,
   });
 }
