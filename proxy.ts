@@ -41,6 +41,7 @@ const USAGE_PATH = "/api/auth/usage";
 const KEY_REQUESTS_PATH = "/api/auth/key-requests";
 const CRON_PREFIX = "/api/cron/";
 const METRICS_PATH = "/api/metrics";
+const STREAM_PATH = "/api/predmkt/stream";
 
 const CORS_HEADERS = {
   // Keys and tokens travel in headers or the query string, never cookies, so any origin may call the API.
@@ -54,7 +55,11 @@ function isGated(pathname: string): boolean {
 }
 
 function allowedMethods(pathname: string): string[] {
-  return pathname === TOKEN_PATH || pathname === KEY_REQUESTS_PATH ? ["POST", "OPTIONS"] : ["GET", "HEAD", "OPTIONS"];
+  if (pathname === TOKEN_PATH || pathname === KEY_REQUESTS_PATH) return ["POST", "OPTIONS"];
+  // HEAD of an endless stream has nothing to say, and Next would run the GET handler for it and drop the body without
+  // cancelling it: the slot would stay taken with no connection open (docs/stream.md "Slots").
+  if (pathname === STREAM_PATH) return ["GET", "OPTIONS"];
+  return ["GET", "HEAD", "OPTIONS"];
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {

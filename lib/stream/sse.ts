@@ -4,18 +4,32 @@
 // from closing an idle connection; the stream ends cleanly after STREAM_MAX_DURATION_S so that platforms with a
 // function time limit (Vercel) end it on our terms, and the client reconnects with its cursor.
 import type { Tier } from "@/lib/auth/tiers";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { getHub, type HubSubscriber } from "./hub";
+import { getHub, type Hub, type HubSubscriber } from "./hub";
 import { acquireStreamSlots, LEASE_RENEW_MS } from "./limits";
 import { toMessages } from "./messages";
 import { prunedThrough, readEvents } from "./read";
 import { cursorOf, encodeCursor, matches, seqOfCursor, type StreamFilter, type StreamMessage } from "./types";
 
+type StreamEndReason = "max_duration" | "token_expired" | "revoked" | "expired" | "rotated" | "slow_consumer" | "unread" | "error";
+
 const REPLAY_PAGE = 500;
 /** A client that stops reading is cut off once this much is queued for it; it resumes with its cursor. */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+/**
+ * A body nobody starts reading within this long is given up and its slot released: a HEAD that reached the handler, a
+ * client that reset before the headers went out, a platform that dropped the response without cancelling it — none
+ * of them fires the abort signal or cancels the body (docs/stream.md "Slots").
+ */
+export const UNPULLED_DEADLINE_MS = 10_000;
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+} as const;
 
 export interface OpenStreamOptions {
   filter: StreamFilter;
@@ -28,6 +42,8 @@ export interface OpenStreamOptions {
   credentialExpiresAt?: Date | null;
   /** A dashboard visitor's client address: the stream also takes a slot of that address's slice (limits.ts). */
   dashboardAddress?: string | null;
+  /** How long the body may go unread before the stream gives up (UNPULLED_DEADLINE_MS; tests shorten it). */
+  unpulledDeadlineMs?: number;
 }
 
 const encoder = new TextEncoder();
@@ -39,19 +55,37 @@ export function formatMessage(m: StreamMessage): string {
 export async function openStream(options: OpenStreamOptions): Promise<Response> {
   const { filter } = options;
   const lease = await acquireStreamSlots({ keyId: options.keyId, tier: options.tier, dashboardAddress: options.dashboardAddress ?? null });
-  let hub;
+  // From here on every way out gives the slot back exactly once: an abort while the hub or the database is awaited
+  // (the listener below; a signal that already fired never fires again, hence the checks after each await), the
+  // stream's own end (cleanup), or an error.
+  let released = false;
+  const releaseLease = () => {
+    if (released) return;
+    released = true;
+    void lease.release();
+  };
+  const abortedEarly = () => releaseLease();
+  options.signal.addEventListener("abort", abortedEarly, { once: true });
+  let hub: Hub;
+  let db: Db;
   try {
     hub = await getHub();
+    db = await getDb();
   } catch (error) {
-    await lease.release();
+    releaseLease();
     throw error;
   }
-  const db = await getDb();
+  options.signal.removeEventListener("abort", abortedEarly);
+  if (options.signal.aborted || released) {
+    releaseLease();
+    return new Response(null, { status: 200, headers: SSE_HEADERS }); // nobody is there to read it
+  }
   const withAbnormal = filter.topics.includes("abnormal");
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
   let live = false;
   let lastSent = -1n;
+  let pulled = false;
   const buffered: StreamMessage[] = [];
   const timers: NodeJS.Timeout[] = [];
 
@@ -73,9 +107,9 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     closed = true;
     for (const t of timers) clearInterval(t);
     hub.remove(subscriber);
-    void lease.release();
+    releaseLease();
   };
-  const close = (reason: "max_duration" | "token_expired" | "revoked" | "slow_consumer" | "error") => {
+  const close = (reason: StreamEndReason) => {
     if (closed) return;
     write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
     cleanup();
@@ -126,7 +160,7 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     send(buffered.splice(0));
   };
 
-  const stream = new ReadableStream<Uint8Array>(
+  const source = new ReadableStream<Uint8Array>(
     {
       start(c) {
         controller = c;
@@ -136,6 +170,12 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
         const tokenMs = options.credentialExpiresAt ? Math.max(0, options.credentialExpiresAt.getTime() - Date.now()) : Infinity;
         timers.push(setTimeout(() => close(tokenMs < maxMs ? "token_expired" : "max_duration"), Math.min(maxMs, tokenMs)));
         timers.push(setInterval(() => void lease.renew(), LEASE_RENEW_MS));
+        // Nobody has read a byte by then: nobody will (see UNPULLED_DEADLINE_MS).
+        timers.push(
+          setTimeout(() => {
+            if (!pulled) close("unread");
+          }, options.unpulledDeadlineMs ?? UNPULLED_DEADLINE_MS),
+        );
         for (const t of timers) t.unref?.();
         options.signal.addEventListener("abort", cleanup, { once: true });
         replay().catch((error) => {
@@ -149,12 +189,23 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
-  return new Response(stream, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      "X-Accel-Buffering": "no",
+  // What the response hands out: it pulls from `source` only when its reader asks (highWaterMark 0), so a first pull
+  // proves that someone reads the body; `source` keeps buffering (and cuts a slow consumer off) as before.
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        pulled = true;
+        const { done, value } = await reader.read();
+        if (done) c.close();
+        else c.enqueue(value);
+      },
+      cancel() {
+        cleanup();
+        void reader.cancel().catch(() => undefined);
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
 }
