@@ -317,7 +317,8 @@ async function gateway(request: NextRequest, requestId: string, https: boolean):
       );
     }
   }
-  const limit: LimitResult = await consume(`key:${client.keyId}`, tierLimit(client.tier));
+  // A key in its rotation grace spends its successor's window: one allowance between the two (lib/keys/rotation.ts).
+  const limit: LimitResult = await consume(`key:${authenticated.allowanceKeyId}`, tierLimit(client.tier));
   const limitHeaders = {
     ...rateLimitHeaders(limit, client.tier),
     ...authenticated.lifecycleHeaders,

@@ -167,6 +167,9 @@ const EnvSchema = z.object({
   // Where `npm run demo` builds and serves the app from (the e2e suite reuses the integration tests' build).
   NEXT_DIST_DIR: optionalString.transform((v) => v ?? ".next"),
   DASHBOARD_API_KEY: optionalString,
+  // A production start on the embedded database generates JWT_SECRET/CRON_SECRET under DATA_DIR only with this set
+  // (the demo and the test servers): a deployment must give both explicitly (SECURITY.md).
+  GENERATE_LOCAL_SECRETS: optionalString.transform((v) => v === "1" || v === "true"),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { JWT_SECRET: string; CRON_SECRET: string; embeddedDatabase: boolean };
@@ -195,8 +198,18 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const missing = (["JWT_SECRET", "CRON_SECRET"] as const).filter((k) => !values[k]);
   // `next build` imports route modules; secrets are a runtime requirement, not a build one.
   const building = source.NEXT_PHASE === "phase-production-build";
-  if (missing.length && !embeddedDatabase && !building) {
-    throw new Error(`Missing required secret(s): ${missing.join(", ")}. Set them in the environment (see README).`);
+  // Generated secrets are for development and the local demo: a deployment (PostgreSQL, or any production start that
+  // did not ask for them with GENERATE_LOCAL_SECRETS) must give both.
+  const mayGenerate = embeddedDatabase && (values.NODE_ENV !== "production" || values.GENERATE_LOCAL_SECRETS);
+  if (missing.length && !mayGenerate && !building) {
+    throw new Error(
+      `Missing required secret(s): ${missing.join(", ")}. Set them in the environment (SECURITY.md, "Settings a deployment must choose"); ` +
+        "GENERATE_LOCAL_SECRETS=1 keeps generated ones under DATA_DIR, for a local demo only.",
+    );
+  }
+  // One secret signing tokens and guarding the cron routes would let whoever learns one do both.
+  if (values.JWT_SECRET && values.JWT_SECRET === values.CRON_SECRET) {
+    throw new Error("JWT_SECRET and CRON_SECRET must differ: each protects something else (SECURITY.md).");
   }
   const secret = (name: "JWT_SECRET" | "CRON_SECRET") =>
     values[name] ?? (building ? "build-time-placeholder" : localSecret(values.DATA_DIR, name));

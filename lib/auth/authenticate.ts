@@ -36,6 +36,11 @@ export interface Authenticated {
   dashboard: boolean;
   /** The client address a dashboard token was minted for (null otherwise): the gateway serves it from there only. */
   tokenAddress: string | null;
+  /**
+   * The key whose per-minute window this request spends: the key itself, or for a key in its rotation grace period
+   * its successor's, so the old and the new key share one allowance instead of doubling it (lib/keys/rotation.ts).
+   */
+  allowanceKeyId: string;
   /** `Deprecation` / `Sunset` for a key in its rotation grace period or with an expiry (lib/auth/key-lifecycle.ts). */
   lifecycleHeaders: Record<string, string>;
 }
@@ -55,6 +60,7 @@ export async function authenticate(credential: Credential): Promise<Authenticate
       client: { keyId: key.id, tier: key.tier, via: "api_key" },
       dashboard: false,
       tokenAddress: null,
+      allowanceKeyId: key.replacedById ?? key.id,
       lifecycleHeaders: keyLifecycleHeaders(key),
     };
   }
@@ -68,6 +74,7 @@ export async function authenticate(credential: Credential): Promise<Authenticate
     client: { keyId: key.id, tier: key.tier, via: "token" },
     dashboard: verified.scope === "dashboard",
     tokenAddress: verified.address,
+    allowanceKeyId: key.replacedById ?? key.id,
     lifecycleHeaders: keyLifecycleHeaders(key),
   };
 }

@@ -6,6 +6,7 @@ import { closeDb, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { ABNORMAL_LIMIT, EVENTS_PAGE_SIZE, HOLDERS_LIMIT, MOVERS_LIMIT, TAPE_LIMIT, VOTERS_LIMIT, WHALES_LIMIT } from "@/lib/queries/views";
 import { proxy } from "@/proxy";
+import { clearOfWindowEdge } from "@/tests/helpers/rate-window";
 import { PEER_HEADER, PEER_PROOF_HEADER } from "./client-address";
 import { mintDashboardToken } from "./dashboard";
 import { DASHBOARD_MAX_LIMIT, DASHBOARD_MAX_OFFSET, dashboardScopeRefusal, dashboardSlice, tokenShare } from "./dashboard-scope";
@@ -84,6 +85,7 @@ describe("dashboard slices", () => {
   });
 
   it("100 addresses of one /48 share one slice; another /48 keeps its own", async () => {
+    await clearOfWindowEdge();
     const statuses: number[] = [];
     for (let i = 0; i < 100; i++) {
       const peer = `2001:db8:48:${(i + 1).toString(16)}::1`;
