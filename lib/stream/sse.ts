@@ -8,14 +8,32 @@ import { type Db, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { getHub, type Hub, type HubSubscriber } from "./hub";
+import { consume } from "@/lib/auth/ratelimit";
+import { tierLimit } from "@/lib/auth/tiers";
 import { acquireStreamSlots, LEASE_RENEW_MS } from "./limits";
 import { toMessages } from "./messages";
 import { prunedThrough, readEvents } from "./read";
 import { cursorOf, encodeCursor, matches, seqOfCursor, type StreamFilter, type StreamMessage } from "./types";
 
-type StreamEndReason = "max_duration" | "token_expired" | "revoked" | "expired" | "rotated" | "slow_consumer" | "unread" | "error";
+type StreamEndReason =
+  | "max_duration"
+  | "token_expired"
+  | "revoked"
+  | "expired"
+  | "rotated"
+  | "slow_consumer"
+  | "unread"
+  | "replay_limit"
+  | "rate_limited"
+  | "error";
 
 const REPLAY_PAGE = 500;
+/** Seqs of the log one replay query covers (the primary key bounds what it reads, whatever the filter). */
+export const REPLAY_SPAN = 20_000;
+/** Seqs of the log one request replays at most; the client resumes from the `event: gap` cursor after that. */
+export const REPLAY_MAX_SPAN = 100_000;
+/** A replay query on PostgreSQL that runs longer is cancelled (the stream ends with `reason: "error"`). */
+export const REPLAY_STATEMENT_TIMEOUT_MS = 2_000;
 /** A client that stops reading is cut off once this much is queued for it; it resumes with its cursor. */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 /**
@@ -44,6 +62,10 @@ export interface OpenStreamOptions {
   dashboardAddress?: string | null;
   /** How long the body may go unread before the stream gives up (UNPULLED_DEADLINE_MS; tests shorten it). */
   unpulledDeadlineMs?: number;
+  /** Seqs one request replays at most (REPLAY_MAX_SPAN; tests shorten it). */
+  replayMaxSpan?: number;
+  /** Told the rows the replay read once it is done (tests and the bench). */
+  onReplayed?: (stats: { rows: number; ms: number }) => void;
 }
 
 const encoder = new TextEncoder();
@@ -86,6 +108,7 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
   let live = false;
   let lastSent = -1n;
   let pulled = false;
+  let replayedSeqs = 0;
   const buffered: StreamMessage[] = [];
   const timers: NodeJS.Timeout[] = [];
 
@@ -130,7 +153,31 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
   hub.add(subscriber);
   const bound = hub.lastSeq;
 
+  // Everything through `seq` was replayed; the rest is for the next request. The gap carries the resume cursor as its
+  // SSE id (so EventSource reconnects from it) and in its data; the stream then ends and the client reconnects.
+  const resumeLater = (seq: number, reason: "replay_limit" | "rate_limited") => {
+    const resume = encodeCursor(cursorOf(seq, "abnormal"));
+    const detail =
+      reason === "replay_limit"
+        ? "The replay stopped at this request's bound; reconnect with this cursor to continue."
+        : "Replay pages count against the key's per-minute limit, which is spent; reconnect with this cursor later.";
+    write(`event: gap\nid: ${resume}\ndata: ${JSON.stringify({ reason, detail, last_event_id: resume })}\n\n`);
+    close(reason);
+  };
+
   const replay = async () => {
+    const started = performance.now();
+    try {
+      await replayFromCursor();
+    } finally {
+      options.onReplayed?.({ rows: replayedSeqs, ms: performance.now() - started });
+    }
+    if (closed) return;
+    live = true;
+    send(buffered.splice(0));
+  };
+
+  const replayFromCursor = async () => {
     const cursor = options.cursor;
     if (cursor === null) {
       lastSent = cursorOf(bound, "abnormal");
@@ -150,14 +197,24 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
       }
       // The abnormal twin of the cursor's own trade comes after it, so the cursor's seq is read again.
       let after = Math.max(0, Math.min(from, bound) - 1);
-      while (!closed && after < bound) {
-        const page = await readEvents(db, after, bound, REPLAY_PAGE, filter);
+      // One request replays at most `maxSpan` seqs of the log, `REPLAY_SPAN` per query, however rarely the filter
+      // matches; past that the client is told where to resume (docs/stream.md "Replay").
+      const stopAt = Math.min(bound, after + (options.replayMaxSpan ?? REPLAY_MAX_SPAN));
+      for (let pages = 0; !closed && after < bound; pages++) {
+        if (after >= stopAt) return resumeLater(after, "replay_limit");
+        // Each page after the first is one more request against the caller's per-minute limit.
+        if (pages > 0 && !(await consume(`key:${options.keyId}`, tierLimit(options.tier))).success) {
+          return resumeLater(after, "rate_limited");
+        }
+        const upto = Math.min(stopAt, after + REPLAY_SPAN);
+        const page = await readEvents(db, after, upto, REPLAY_PAGE, filter, { statementTimeoutMs: REPLAY_STATEMENT_TIMEOUT_MS });
         send((await toMessages(db, page.events, withAbnormal)).filter((m) => matches(filter, m)));
-        after = page.full && page.lastSeq !== null ? page.lastSeq : bound;
+        const next = page.full && page.lastSeq !== null ? page.lastSeq : upto;
+        // The log's rows in (after, next]: all a query on this primary-key range can have read.
+        replayedSeqs += next - after;
+        after = next;
       }
     }
-    live = true;
-    send(buffered.splice(0));
   };
 
   const source = new ReadableStream<Uint8Array>(
