@@ -79,6 +79,20 @@ const EnvSchema = z.object({
       .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
       .optional(),
   ),
+  // A store of its own for the rate-limit windows, stream leases and usage counts (recommended with
+  // `maxmemory-policy noeviction`): cached answers written to the other store can then never evict a budget
+  // (SECURITY.md "Shared stores"). Unset: both share UPSTASH_REDIS_REST_URL/REDIS_URL.
+  RATE_LIMIT_UPSTASH_REDIS_REST_URL: url(),
+  RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN: optionalString,
+  RATE_LIMIT_REDIS_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
+      .optional(),
+  ),
+  // Bytes of sampled answers all instances together may write to the shared store per sampler pass; past it, answers
+  // stay in each process's own cache (a flood of distinct requests cannot fill the store).
+  ANSWER_KV_BUDGET_MB: int(32, 1, 4096),
   // How long a rate-limit store call may take before the request falls back to the in-process limiter.
   RATE_LIMIT_STORE_TIMEOUT_MS: int(1000, 10, 10_000),
   RATE_LIMIT_STARTER: int(300, 1),
@@ -215,6 +229,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     values[name] ?? (building ? "build-time-placeholder" : localSecret(values.DATA_DIR, name));
   if (values.UPSTASH_REDIS_REST_URL && !values.UPSTASH_REDIS_REST_TOKEN) {
     throw new Error("UPSTASH_REDIS_REST_URL is set but UPSTASH_REDIS_REST_TOKEN is not.");
+  }
+  if (values.RATE_LIMIT_UPSTASH_REDIS_REST_URL && !values.RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN) {
+    throw new Error("RATE_LIMIT_UPSTASH_REDIS_REST_URL is set but RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN is not.");
   }
   return { ...values, JWT_SECRET: secret("JWT_SECRET"), CRON_SECRET: secret("CRON_SECRET"), embeddedDatabase };
 }

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/api/errors";
 import type { Tier } from "@/lib/auth/tiers";
 import { env } from "@/lib/env";
-import { getKv } from "@/lib/kv/redis";
+import { getLimitsKv } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
 import { withTimeout } from "@/lib/timeout";
 
@@ -109,7 +109,7 @@ export function acquireDashboardAddressStream(address: string, now = Date.now())
 
 async function acquireSlot(set: string, limit: number, now: number): Promise<AcquireResult> {
   const id = randomUUID();
-  const kv = getKv();
+  const kv = getLimitsKv();
   if (kv) {
     try {
       const [granted, waitMs] = await withTimeout(
