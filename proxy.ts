@@ -12,10 +12,12 @@ import { bearerSecretMatches } from "@/lib/api/cron";
 import { ApiError, type ErrorCode, problemResponse } from "@/lib/api/errors";
 import { type Authenticated, authenticate, type Credential, extractCredential } from "@/lib/auth/authenticate";
 import { clientAddress, viaHttps } from "@/lib/auth/client-address";
+import { resolvedDashboardIdentity } from "@/lib/auth/dashboard";
+import { dashboardScopeRefusal, dashboardSlice, tokenShare } from "@/lib/auth/dashboard-scope";
 import { GATEWAY_HEADER, REQUEST_ID_HEADER, signGatewayHeader } from "@/lib/auth/gateway";
 import { consume, type LimitResult, rateLimitHeaders, retryAfterSeconds } from "@/lib/auth/ratelimit";
 import { tierLimit } from "@/lib/auth/tiers";
-import { operationForPath, operationName } from "@/lib/api/operations";
+import { operationForPath, operationName, operationPathFor } from "@/lib/api/operations";
 import { replayAnswer } from "@/lib/api/replay";
 import { env } from "@/lib/env";
 import { recordUsage } from "@/lib/keys/usage-meter";
@@ -39,6 +41,7 @@ const USAGE_PATH = "/api/auth/usage";
 const KEY_REQUESTS_PATH = "/api/auth/key-requests";
 const CRON_PREFIX = "/api/cron/";
 const METRICS_PATH = "/api/metrics";
+const STREAM_PATH = "/api/predmkt/stream";
 
 const CORS_HEADERS = {
   // Keys and tokens travel in headers or the query string, never cookies, so any origin may call the API.
@@ -52,7 +55,11 @@ function isGated(pathname: string): boolean {
 }
 
 function allowedMethods(pathname: string): string[] {
-  return pathname === TOKEN_PATH || pathname === KEY_REQUESTS_PATH ? ["POST", "OPTIONS"] : ["GET", "HEAD", "OPTIONS"];
+  if (pathname === TOKEN_PATH || pathname === KEY_REQUESTS_PATH) return ["POST", "OPTIONS"];
+  // HEAD of an endless stream has nothing to say, and Next would run the GET handler for it and drop the body without
+  // cancelling it: the slot would stay taken with no connection open (docs/stream.md "Slots").
+  if (pathname === STREAM_PATH) return ["GET", "OPTIONS"];
+  return ["GET", "HEAD", "OPTIONS"];
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
@@ -147,11 +154,20 @@ async function cronGate(request: NextRequest, address: string, requestId: string
 /** Dashboard pages: a per-address budget and a fresh CSP nonce handed to Next through the request headers. */
 async function page(request: NextRequest, forwarded: Headers, address: string, requestId: string, https: boolean): Promise<Response> {
   const { pathname } = request.nextUrl;
-  // Link prefetches render no data (the router's RSC prefetch stops at the dashboard's loading boundary); a navigation
-  // is what costs. Only an RSC request is a router prefetch: a document with the same header renders in full and
-  // counts, and so does a browser's `Purpose: prefetch` (a whole document). Needs skipProxyUrlNormalize (next.config.ts).
+  // Link prefetches (an RSC request with Next's prefetch header) render up to the dashboard's loading boundary, which
+  // still runs the page's metadata reads: they have their own per-address budget, answered with an empty 429 past it
+  // (the router then simply does not prefetch). A navigation, or a document with the same header, is a page view and
+  // counts against the page budget. Needs skipProxyUrlNormalize (next.config.ts).
   const prefetch = request.headers.get("rsc") === "1" && request.headers.get("next-router-prefetch") === "1";
-  if (!prefetch) {
+  if (prefetch) {
+    const limit = await consume(`prefetch:${address}`, env.RATE_LIMIT_PREFETCHES_PER_IP);
+    if (!limit.success) {
+      return new Response(null, {
+        status: 429,
+        headers: { "Cache-Control": "no-store", "Retry-After": String(retryAfterSeconds(limit.reset)), "X-Request-Id": requestId },
+      });
+    }
+  } else {
     const limit = await consume(`page:${address}`, env.RATE_LIMIT_PAGES_PER_IP);
     if (!limit.success) {
       const retryAfter = retryAfterSeconds(limit.reset);
@@ -166,6 +182,11 @@ async function page(request: NextRequest, forwarded: Headers, address: string, r
         },
       });
     }
+    // A page view spends the dashboard key's allowance too (never refused by it: the page budget above decides), so the
+    // share browser tokens may use (tokenShare) leaves the rest to page renders. Counted only once this process knows
+    // the key; not awaited, as a page never waits on the count.
+    const dashboardKey = await resolvedDashboardIdentity();
+    if (dashboardKey) void consume(`key:${dashboardKey.keyId}`, tierLimit(dashboardKey.tier));
   }
   const csp = pageCsp(newNonce(), frameAncestorsFor(pathname, env.EMBED_FRAME_ANCESTORS), env.NODE_ENV === "development");
   forwarded.set("content-security-policy", csp);
@@ -265,17 +286,39 @@ async function gateway(request: NextRequest, requestId: string, https: boolean):
     return response;
   };
   if (authenticated.dashboard) {
-    // Every dashboard visitor shares one key: each address gets its own slice of it, checked before the shared key is
-    // charged, so a client past its slice cannot go on draining everybody's budget.
-    const slice = await consume(`dashboard:${address}`, env.RATE_LIMIT_DASHBOARD_PER_IP);
+    // A dashboard token is the dashboard, nothing more (lib/auth/dashboard-scope.ts, SECURITY.md "Dashboard tokens").
+    // Another address's token counts as a failed credential there, like a guessed one.
+    if (authenticated.tokenAddress !== address) {
+      return await rejectUnauthenticated(
+        new ApiError(
+          "invalid_token",
+          "This dashboard token was issued to another client address; get a fresh one from /api/dashboard/token.",
+        ),
+        address,
+        requestId,
+      );
+    }
+    // Each address (an IPv6 client per DASHBOARD_IPV6_PREFIX network) gets its own slice, checked before anything
+    // shared is charged, so a client past its slice cannot go on draining everybody's budget; then the tokens'
+    // share of the key, which leaves DASHBOARD_PAGE_RESERVE_PCT of it to page renders.
+    const slice = await consume(`dashboard:${dashboardSlice(address, env.DASHBOARD_IPV6_PREFIX)}`, env.RATE_LIMIT_DASHBOARD_PER_IP);
+    const sliceHeaders = { ...rateLimitHeaders(slice, client.tier), ...CORS_HEADERS, "X-Request-Id": requestId };
     if (!slice.success) {
-      const sliceHeaders = { ...rateLimitHeaders(slice, client.tier), ...CORS_HEADERS, "X-Request-Id": requestId };
       return refusedForKey(
         rateLimited(slice, `Dashboard requests from this address exceed ${slice.limit} per minute`, requestId, sliceHeaders),
       );
     }
+    const refusal = dashboardScopeRefusal(request.method, operationPathFor(pathname), request.nextUrl.searchParams, request.headers);
+    if (refusal) return refusedForKey(fail("insufficient_scope", refusal, requestId, sliceHeaders));
+    const share = await consume(`dashboard-tokens:${client.keyId}`, tokenShare(tierLimit(client.tier), env.DASHBOARD_PAGE_RESERVE_PCT));
+    if (!share.success) {
+      return refusedForKey(
+        rateLimited(share, "The dashboard's shared allowance for browser requests is spent this minute", requestId, sliceHeaders),
+      );
+    }
   }
-  const limit: LimitResult = await consume(`key:${client.keyId}`, tierLimit(client.tier));
+  // A key in its rotation grace spends its successor's window: one allowance between the two (lib/keys/rotation.ts).
+  const limit: LimitResult = await consume(`key:${authenticated.allowanceKeyId}`, tierLimit(client.tier));
   const limitHeaders = {
     ...rateLimitHeaders(limit, client.tier),
     ...authenticated.lifecycleHeaders,

@@ -79,16 +79,39 @@ const EnvSchema = z.object({
       .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
       .optional(),
   ),
+  // A store of its own for the rate-limit windows, stream leases and usage counts (recommended with
+  // `maxmemory-policy noeviction`): cached answers written to the other store can then never evict a budget
+  // (SECURITY.md "Shared stores"). Unset: both share UPSTASH_REDIS_REST_URL/REDIS_URL.
+  RATE_LIMIT_UPSTASH_REDIS_REST_URL: url(),
+  RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN: optionalString,
+  RATE_LIMIT_REDIS_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
+      .optional(),
+  ),
+  // Bytes of sampled answers all instances together may write to the shared store per sampler pass; past it, answers
+  // stay in each process's own cache (a flood of distinct requests cannot fill the store).
+  ANSWER_KV_BUDGET_MB: int(32, 1, 4096),
   // How long a rate-limit store call may take before the request falls back to the in-process limiter.
   RATE_LIMIT_STORE_TIMEOUT_MS: int(1000, 10, 10_000),
   RATE_LIMIT_STARTER: int(300, 1),
   RATE_LIMIT_PRO: int(600, 1),
   RATE_LIMIT_ENTERPRISE: int(6000, 1),
   RATE_LIMIT_ANONYMOUS_PER_IP: int(60, 1),
-  // Each client address's slice of the shared dashboard key (its tokens are handed to every visitor).
-  RATE_LIMIT_DASHBOARD_PER_IP: int(300, 1),
+  // Each client address's slice of the shared dashboard key (its tokens are handed to every visitor): well below the
+  // starter tier, and per DASHBOARD_IPV6_PREFIX network for IPv6 (SECURITY.md, "Dashboard tokens").
+  RATE_LIMIT_DASHBOARD_PER_IP: int(60, 1),
+  // The IPv6 network one dashboard slice covers: a /48 (a site's allocation) or a /56 (a home's), not the /64 of the
+  // other budgets, so a client holding many /64s still gets one slice.
+  DASHBOARD_IPV6_PREFIX: int(48, 32, 64),
+  // Percent of the dashboard key's per-minute allowance kept for server-rendered page views: browser tokens together
+  // may spend only the rest, so a token flood cannot take the whole key.
+  DASHBOARD_PAGE_RESERVE_PCT: int(20, 0, 90),
   // Server-rendered dashboard pages per client address (they read the same data as the API).
   RATE_LIMIT_PAGES_PER_IP: int(120, 1),
+  // The router's link prefetches per client address (each runs the page's metadata reads), apart from page views.
+  RATE_LIMIT_PREFETCHES_PER_IP: int(240, 1),
   // Failed cron authentications per client address.
   RATE_LIMIT_CRON_FAILURES_PER_IP: int(10, 1),
   // Largest request body the gateway reads (the token exchange is the only route with a body).
@@ -155,12 +178,15 @@ const EnvSchema = z.object({
   STREAM_LIMIT_PRO: int(10, 0),
   STREAM_LIMIT_ENTERPRISE: int(100, 0),
   // Dashboard visitors share the dashboard key's streams; each client address may hold this many of them.
-  STREAM_LIMIT_DASHBOARD_PER_ADDRESS: int(4, 1),
+  STREAM_LIMIT_DASHBOARD_PER_ADDRESS: int(1, 1),
   // Bytes of built answers (sampled, -live, oracle) each server process keeps in memory, least recently used first out.
   ANSWER_CACHE_MAX_MB: int(64, 1, 4096),
   // Where `npm run demo` builds and serves the app from (the e2e suite reuses the integration tests' build).
   NEXT_DIST_DIR: optionalString.transform((v) => v ?? ".next"),
   DASHBOARD_API_KEY: optionalString,
+  // A production start on the embedded database generates JWT_SECRET/CRON_SECRET under DATA_DIR only with this set
+  // (the demo and the test servers): a deployment must give both explicitly (SECURITY.md).
+  GENERATE_LOCAL_SECRETS: optionalString.transform((v) => v === "1" || v === "true"),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { JWT_SECRET: string; CRON_SECRET: string; embeddedDatabase: boolean };
@@ -189,13 +215,26 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const missing = (["JWT_SECRET", "CRON_SECRET"] as const).filter((k) => !values[k]);
   // `next build` imports route modules; secrets are a runtime requirement, not a build one.
   const building = source.NEXT_PHASE === "phase-production-build";
-  if (missing.length && !embeddedDatabase && !building) {
-    throw new Error(`Missing required secret(s): ${missing.join(", ")}. Set them in the environment (see README).`);
+  // Generated secrets are for development and the local demo: a deployment (PostgreSQL, or any production start that
+  // did not ask for them with GENERATE_LOCAL_SECRETS) must give both.
+  const mayGenerate = embeddedDatabase && (values.NODE_ENV !== "production" || values.GENERATE_LOCAL_SECRETS);
+  if (missing.length && !mayGenerate && !building) {
+    throw new Error(
+      `Missing required secret(s): ${missing.join(", ")}. Set them in the environment (SECURITY.md, "Settings a deployment must choose"); ` +
+        "GENERATE_LOCAL_SECRETS=1 keeps generated ones under DATA_DIR, for a local demo only.",
+    );
+  }
+  // One secret signing tokens and guarding the cron routes would let whoever learns one do both.
+  if (values.JWT_SECRET && values.JWT_SECRET === values.CRON_SECRET) {
+    throw new Error("JWT_SECRET and CRON_SECRET must differ: each protects something else (SECURITY.md).");
   }
   const secret = (name: "JWT_SECRET" | "CRON_SECRET") =>
     values[name] ?? (building ? "build-time-placeholder" : localSecret(values.DATA_DIR, name));
   if (values.UPSTASH_REDIS_REST_URL && !values.UPSTASH_REDIS_REST_TOKEN) {
     throw new Error("UPSTASH_REDIS_REST_URL is set but UPSTASH_REDIS_REST_TOKEN is not.");
+  }
+  if (values.RATE_LIMIT_UPSTASH_REDIS_REST_URL && !values.RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN) {
+    throw new Error("RATE_LIMIT_UPSTASH_REDIS_REST_URL is set but RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN is not.");
   }
   return { ...values, JWT_SECRET: secret("JWT_SECRET"), CRON_SECRET: secret("CRON_SECRET"), embeddedDatabase };
 }

@@ -61,6 +61,7 @@ async function main() {
       ...process.env,
       ...chains.env,
       NODE_ENV: "production",
+      GENERATE_LOCAL_SECRETS: "1", // the offline demo keeps generated secrets under DATA_DIR (SECURITY.md)
       PORT: String(env.PORT),
       HOST: env.HOST,
       NEXT_TELEMETRY_DISABLED: "1",

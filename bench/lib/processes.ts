@@ -58,6 +58,8 @@ export async function startServer(distDir: string, env: Record<string, string>):
   const fullEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) fullEnv[k] = v;
   delete fullEnv.PGLITE_DIR;
+  // A bench server on the embedded database may keep generated secrets (SECURITY.md); benches that give theirs win.
+  fullEnv.GENERATE_LOCAL_SECRETS = "1";
   Object.assign(fullEnv, env, {
     NEXT_DIST_DIR: distDir,
     PORT: String(port),

@@ -130,6 +130,38 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 const KV_PREFIX = "predmkt:answer:v1:";
+const BUDGET_PREFIX = "predmkt:answer-budget:v1:";
+
+/** Bytes written to the shared store for answers of this version so far, counted with `size`; false past the budget. */
+async function withinSharedBudget(
+  kv: NonNullable<ReturnType<typeof getRedis>>,
+  version: string,
+  size: number,
+  ttlMs: number,
+): Promise<boolean> {
+  const key = `${BUDGET_PREFIX}${DATA_NAMESPACE}:${createHash("sha256").update(version).digest("base64url").slice(0, 16)}`;
+  const used = await kvBestEffort("incrby", async () => {
+    const total = await kv.incrby(key, size);
+    if (total === size) await kv.pexpire(key, ttlMs);
+    return total;
+  });
+  // An unreachable store keeps the answer in process, like an exhausted budget.
+  return used !== undefined && used <= env.ANSWER_KV_BUDGET_MB * 1024 * 1024;
+}
+
+/** What was written to the shared store under KV_PREFIX, in bytes (tests and the bench). */
+export async function sharedAnswerBytes(): Promise<number> {
+  const kv = getRedis();
+  if (!kv) return 0;
+  let total = 0;
+  let cursor = "0";
+  do {
+    const [next, keys] = await kv.scan(cursor, { match: `${KV_PREFIX}*`, count: 1000 });
+    cursor = String(next);
+    for (const key of keys) total += await kv.strlen(key);
+  } while (cursor !== "0");
+  return total;
+}
 
 async function buildBytes(bytesKey: string, identity: AnswerVersion, build: () => unknown): Promise<Bytes> {
   const kv = identity.shared ? getRedis() : null;
@@ -142,9 +174,12 @@ async function buildBytes(bytesKey: string, identity: AnswerVersion, build: () =
   const bytes = utf8.encode(JSON.stringify(await build()));
   if (kv) {
     const ttlMs = Math.max(identity.maxAgeS, 60) * 1000 + 60_000;
-    await kvBestEffort("set", () =>
-      kv.set(`${KV_PREFIX}${bytesKey}`, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64"), { px: ttlMs }),
-    );
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
+    // Every instance together writes at most ANSWER_KV_BUDGET_MB per version (a sampler pass): counted in the store
+    // before writing, so a flood of distinct answers fills the budget, never the store (SECURITY.md "Shared stores").
+    if (await withinSharedBudget(kv, identity.version, text.length, ttlMs)) {
+      await kvBestEffort("set", () => kv.set(`${KV_PREFIX}${bytesKey}`, text, { px: ttlMs }));
+    }
   }
   return bytes;
 }

@@ -1,6 +1,7 @@
 // CSV output for list endpoints (`Accept: text/csv` or `?format=csv`): one row per item of `data`, the same columns
 // as the JSON items in the contract's order (RFC 4180 quoting; null is an empty cell; a nested array or object is its
-// JSON text). Rows are streamed in chunks so a large page never sits in memory twice.
+// JSON text). Rows are streamed in chunks so a large page never sits in memory twice. Text cells that a spreadsheet
+// would run as a formula are neutralised (csvCell).
 import { z } from "zod";
 import type { EndpointContract } from "./contract";
 import { invalidParameter } from "./errors";
@@ -37,10 +38,19 @@ export function wantsCsv(request: { headers: Headers; nextUrl: URL }, contract: 
   return list && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(request.headers.get("accept") ?? "");
 }
 
+/**
+ * What a spreadsheet takes for the start of a formula (OWASP "CSV Injection"): `=`, `+`, `-`, `@`, and tab or carriage
+ * return, which some applications strip before looking again. Market titles, questions and decoded ancillary text are
+ * written by third parties, so such a cell gets a leading `'`, which spreadsheets read as "this is text".
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  // Numbers and booleans print as in the JSON body; objects and arrays as their JSON text.
-  const text = typeof value === "string" ? value : JSON.stringify(value);
+  // Numbers and booleans print as in the JSON body (a negative number is a number, not a formula); objects and
+  // arrays as their JSON text.
+  let text = typeof value === "string" ? value : JSON.stringify(value);
+  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   key_rotated: { status: 401, title: "API key rotated" },
   invalid_token: { status: 401, title: "Invalid token" },
   token_expired: { status: 401, title: "Token expired" },
+  insufficient_scope: { status: 403, title: "Insufficient scope" },
   rate_limited: { status: 429, title: "Rate limit exceeded" },
   invalid_parameter: { status: 400, title: "Invalid parameter" },
   not_found: { status: 404, title: "Not found" },

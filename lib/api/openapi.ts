@@ -98,6 +98,7 @@ function operation(contract: EndpointContract, components: Record<string, Json>)
   );
   if (keyed) {
     responses[401] = problemResponse("Missing, invalid or revoked credentials (`WWW-Authenticate: Bearer`)");
+    responses[403] = problemResponse("A dashboard token used outside what the dashboard's pages ask for (`insufficient_scope`)");
     responses[429] = {
       ...problemResponse("Rate limit exceeded; retry after `Retry-After` seconds"),
       headers: { ...headers, "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },

@@ -21,8 +21,12 @@ const templates = allEndpoints.map((contract) => ({
   ),
 }));
 
+/** The contract path template a request path belongs to (`/api/{path}` for unknown paths). */
+export function operationPathFor(pathname: string): string {
+  return templates.find((t) => t.pattern.test(pathname))?.path ?? UNKNOWN_PATH_OPERATION;
+}
+
 /** The operation a request path belongs to (`GET /api/{path}` for unknown paths, as the 404 route names them). */
 export function operationForPath(method: string, pathname: string): string {
-  const match = templates.find((t) => t.pattern.test(pathname));
-  return `${method} ${match?.path ?? UNKNOWN_PATH_OPERATION}`;
+  return `${method} ${operationPathFor(pathname)}`;
 }

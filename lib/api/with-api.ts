@@ -12,6 +12,7 @@ import { recordUsage } from "@/lib/keys/usage-meter";
 import { errorFields, log } from "@/lib/log";
 import { CachedAnswer, respondCached } from "./cached-answer";
 import type { EndpointContract } from "./contract";
+import { isCanonicalQuery } from "./canonical";
 import { csvResponse, wantsCsv } from "./csv";
 import { ApiError, isUpstreamFailure, type ParameterError, problemResponse, publicDetail } from "./errors";
 import { operationName } from "./operations";
@@ -189,7 +190,9 @@ export function withApi<C extends EndpointContract>(
       }
       headers.set("X-Request-Id", requestId);
       if (result instanceof CachedAnswer) {
-        const checked = new CachedAnswer(result.identity, async () => {
+        // Only canonical parameter sets are written to the shared store; the rest stay in this process (canonical.ts).
+        const identity = { ...result.identity, shared: result.identity.shared && isCanonicalQuery(rawQuery) };
+        const checked = new CachedAnswer(identity, async () => {
           const body: unknown = await result.build();
           checkResponse(contract, body);
           return body;

@@ -95,6 +95,8 @@ export interface KeyIdentity {
   /** Unix ms of the rotation, and of the end of its grace period; null when never rotated. */
   rotatedAt: number | null;
   graceEndsAt: number | null;
+  /** The key that replaced this one by rotation (null when never rotated). */
+  replacedById: string | null;
 }
 
 type CacheEntry = { value: KeyIdentity | null; expires: number };
@@ -123,7 +125,15 @@ async function cached(cacheKey: string, load: () => Promise<KeyIdentity | null>)
   return value;
 }
 
-const IDENTITY_FIELDS = { id: true, tier: true, status: true, expiresAt: true, rotatedAt: true, graceEndsAt: true } as const;
+const IDENTITY_FIELDS = {
+  id: true,
+  tier: true,
+  status: true,
+  expiresAt: true,
+  rotatedAt: true,
+  graceEndsAt: true,
+  replacedById: true,
+} as const;
 type IdentityRow = Pick<ApiKey, keyof typeof IDENTITY_FIELDS>;
 
 const toIdentity = (k: IdentityRow | null): KeyIdentity | null =>
@@ -135,6 +145,7 @@ const toIdentity = (k: IdentityRow | null): KeyIdentity | null =>
         expiresAt: k.expiresAt?.getTime() ?? null,
         rotatedAt: k.rotatedAt?.getTime() ?? null,
         graceEndsAt: k.graceEndsAt?.getTime() ?? null,
+        replacedById: k.replacedById,
       }
     : null;
 

@@ -34,6 +34,13 @@ export interface Authenticated {
   client: GatewayClient;
   /** Dashboard tokens are shared by every visitor of the public dashboard. */
   dashboard: boolean;
+  /** The client address a dashboard token was minted for (null otherwise): the gateway serves it from there only. */
+  tokenAddress: string | null;
+  /**
+   * The key whose per-minute window this request spends: the key itself, or for a key in its rotation grace period
+   * its successor's, so the old and the new key share one allowance instead of doubling it (lib/keys/rotation.ts).
+   */
+  allowanceKeyId: string;
   /** `Deprecation` / `Sunset` for a key in its rotation grace period or with an expiry (lib/auth/key-lifecycle.ts). */
   lifecycleHeaders: Record<string, string>;
 }
@@ -49,7 +56,13 @@ export async function authenticate(credential: Credential): Promise<Authenticate
     if (!key) throw new ApiError("invalid_api_key", "The API key is not recognised.");
     assertKeyUsable(key, "API key");
     touchLastUsed(db, key.id);
-    return { client: { keyId: key.id, tier: key.tier, via: "api_key" }, dashboard: false, lifecycleHeaders: keyLifecycleHeaders(key) };
+    return {
+      client: { keyId: key.id, tier: key.tier, via: "api_key" },
+      dashboard: false,
+      tokenAddress: null,
+      allowanceKeyId: key.replacedById ?? key.id,
+      lifecycleHeaders: keyLifecycleHeaders(key),
+    };
   }
   const verified = await verifyAccessToken(credential.value);
   // The parent key is checked on every use: revoking it kills its tokens within the key-cache TTL.
@@ -60,6 +73,8 @@ export async function authenticate(credential: Credential): Promise<Authenticate
   return {
     client: { keyId: key.id, tier: key.tier, via: "token" },
     dashboard: verified.scope === "dashboard",
+    tokenAddress: verified.address,
+    allowanceKeyId: key.replacedById ?? key.id,
     lifecycleHeaders: keyLifecycleHeaders(key),
   };
 }

@@ -20,7 +20,11 @@ describe("dashboard credentials", () => {
     await db.apiKey.deleteMany({ where: { owner: DASHBOARD_KEY_OWNER } });
     clearKeyCache();
     resetDashboardIdentity();
-    const tokens = await Promise.all([mintDashboardToken(), mintDashboardToken(), mintDashboardToken()]);
+    const tokens = await Promise.all([
+      mintDashboardToken("198.51.100.9"),
+      mintDashboardToken("198.51.100.9"),
+      mintDashboardToken("198.51.100.9"),
+    ]);
     const keys = await db.apiKey.findMany({ where: { owner: DASHBOARD_KEY_OWNER } });
     expect(keys).toHaveLength(1);
     expect(keys[0].tier).toBe("enterprise");
@@ -31,24 +35,24 @@ describe("dashboard credentials", () => {
       expect(Date.parse(t.expires_at) - Date.now()).toBeGreaterThan(290_000);
     }
     resetDashboardIdentity();
-    await mintDashboardToken();
+    await mintDashboardToken("198.51.100.9");
     expect(await db.apiKey.count({ where: { owner: DASHBOARD_KEY_OWNER } })).toBe(1);
   });
 
   it("tokens pass the gateway's authentication as the dashboard key", async () => {
-    const { token } = await mintDashboardToken();
+    const { token } = await mintDashboardToken("198.51.100.9");
     const authenticated = await authenticate({ kind: "token", value: token });
     expect(authenticated).toMatchObject({ client: { tier: "enterprise", via: "token" }, dashboard: true });
   });
 
   it("after the key is revoked its tokens die and a fresh key is provisioned", async () => {
-    const before = await mintDashboardToken();
+    const before = await mintDashboardToken("198.51.100.9");
     const key = await db.apiKey.findFirstOrThrow({ where: { owner: DASHBOARD_KEY_OWNER, status: "active" } });
     await revokeApiKey(db, key.id);
     clearKeyCache();
     await expect(authenticate({ kind: "token", value: before.token })).rejects.toMatchObject({ code: "revoked_api_key" });
     resetDashboardIdentity();
-    const after = await mintDashboardToken();
+    const after = await mintDashboardToken("198.51.100.9");
     const { client, dashboard } = await authenticate({ kind: "token", value: after.token });
     expect(client.keyId).not.toBe(key.id);
     expect(dashboard).toBe(true);

@@ -73,10 +73,28 @@ export interface DashboardToken {
   expires_at: string;
 }
 
-/** A fresh JWT for the browser, in the same flat shape as POST /api/auth/token answers. */
-export async function mintDashboardToken(ttlSeconds = DASHBOARD_TOKEN_TTL_S): Promise<DashboardToken> {
+/**
+ * A fresh JWT for the browser at `address` (the client's budget key, lib/auth/client-address.ts), in the same flat
+ * shape as POST /api/auth/token answers. The token names that address and the gateway serves it from there only.
+ */
+export async function mintDashboardToken(address: string, ttlSeconds = DASHBOARD_TOKEN_TTL_S): Promise<DashboardToken> {
   const { keyId, tier } = await dashboardIdentity();
-  return tokenResponse(await signAccessToken(keyId, tier, ttlSeconds, Date.now(), undefined, "dashboard"));
+  return tokenResponse(await signAccessToken(keyId, tier, ttlSeconds, Date.now(), undefined, "dashboard", address));
+}
+
+/**
+ * The dashboard key when this process resolved it before (a token was minted here), else null. Page renders count
+ * against the key through this without ever creating it (lib/auth/dashboard-scope.ts); a lapsed entry still names the
+ * key (after a revocation it only counts a dead key's window, which nothing reads).
+ */
+export async function resolvedDashboardIdentity(): Promise<DashboardIdentity | null> {
+  const cached = globalForDashboard.__predmktDashboardKey;
+  if (!cached) return null;
+  try {
+    return await cached.identity;
+  } catch {
+    return null;
+  }
 }
 
 /** Forget the cached key id (tests, or after a revocation was observed). */

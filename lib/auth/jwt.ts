@@ -25,7 +25,11 @@ export function tokenResponse({ token, expiresAt, expiresIn }: AccessToken) {
   return { token, token_type: "Bearer" as const, expires_in: expiresIn, expires_at: expiresAt.toISOString() };
 }
 
-/** `scope: "dashboard"` marks tokens minted for the public dashboard's browsers (they get a per-address budget). */
+/**
+ * `scope: "dashboard"` marks tokens minted for the public dashboard's browsers: they carry the minting client's address
+ * (`addr`, its budget key) and the gateway serves them only from that address, only on what the pages use
+ * (lib/auth/dashboard-scope.ts, SECURITY.md "Dashboard tokens").
+ */
 export type TokenScope = "api" | "dashboard";
 
 export async function signAccessToken(
@@ -35,10 +39,11 @@ export async function signAccessToken(
   now = Date.now(),
   secret?: string,
   scope: TokenScope = "api",
+  address?: string,
 ): Promise<AccessToken> {
   const issuedAt = Math.floor(now / 1000);
   const expiresAtS = issuedAt + ttlSeconds;
-  const token = await new SignJWT({ tier, ...(scope === "api" ? {} : { scope }) })
+  const token = await new SignJWT({ tier, ...(scope === "api" ? {} : { scope }), ...(address === undefined ? {} : { addr: address }) })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setIssuer(JWT_ISSUER)
     .setAudience(JWT_AUDIENCE)
@@ -56,6 +61,8 @@ export interface VerifiedToken {
   tier: Tier;
   jti: string;
   scope: TokenScope;
+  /** The minting client's address (budget key); dashboard tokens only. */
+  address: string | null;
 }
 
 export async function verifyAccessToken(token: string, secret?: string): Promise<VerifiedToken> {
@@ -72,7 +79,11 @@ export async function verifyAccessToken(token: string, secret?: string): Promise
     if (typeof payload.sub !== "string" || typeof payload.jti !== "string" || !TIERS.includes(tier as Tier)) {
       throw new ApiError("invalid_token", "The token's claims are malformed.");
     }
-    return { keyId: payload.sub, tier: tier as Tier, jti: payload.jti, scope: payload.scope === "dashboard" ? "dashboard" : "api" };
+    const scope: TokenScope = payload.scope === "dashboard" ? "dashboard" : "api";
+    const address = typeof payload.addr === "string" ? payload.addr : null;
+    // A dashboard token without its address would be usable from anywhere: refused as malformed.
+    if (scope === "dashboard" && address === null) throw new ApiError("invalid_token", "The token's claims are malformed.");
+    return { keyId: payload.sub, tier: tier as Tier, jti: payload.jti, scope, address };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof joseErrors.JWTExpired)

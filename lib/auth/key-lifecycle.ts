@@ -22,6 +22,20 @@ export function assertKeyUsable(key: KeyIdentity, subject: string, now = Date.no
 }
 
 /**
+ * Why a key may no longer be used at `now`, or null while it may: the rules of assertKeyUsable, for closing what a key
+ * holds open (its streams) rather than refusing a request.
+ */
+export function keyEndReason(
+  key: { status: string; expiresAt: Date | null; graceEndsAt: Date | null },
+  now = Date.now(),
+): "revoked" | "rotated" | "expired" | null {
+  if (key.status !== "active") return "revoked";
+  if (key.graceEndsAt !== null && key.graceEndsAt.getTime() <= now) return "rotated";
+  if (key.expiresAt !== null && key.expiresAt.getTime() <= now) return "expired";
+  return null;
+}
+
+/**
  * Headers announcing the key's end: `Deprecation` (RFC 9745, the rotation time as `@<unix seconds>`) while a rotated
  * key is in its grace period, and `Sunset` (RFC 8594, an HTTP date) naming when it stops — the grace end, or the
  * expiry of a key that carries one.

@@ -6,7 +6,7 @@
 // server instance, the request is neither failed nor delayed, and /api/health reports the store as down.
 import { Ratelimit } from "@upstash/ratelimit";
 import { env } from "@/lib/env";
-import { getKv, type KvKind } from "@/lib/kv/redis";
+import { getLimitsKv, type KvKind } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
 import { withTimeout } from "@/lib/timeout";
 
@@ -92,7 +92,7 @@ const state = (globalForLimits.__predmktLimits ??= {
 });
 
 function sharedLimiter(limit: number): Ratelimit | null {
-  const kv = getKv();
+  const kv = getLimitsKv();
   if (!kv) return null;
   let limiter = state.shared.get(limit);
   if (!limiter) {
@@ -120,7 +120,7 @@ export async function consume(identifier: string, limit: number): Promise<LimitR
         "rate-limit store did not answer in time",
       );
       state.storeDownSince = null;
-      return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset, store: getKv()!.kind };
+      return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset, store: getLimitsKv()!.kind };
     } catch (error) {
       state.storeDownSince ??= Date.now();
       if (Date.now() - state.lastStoreError > 60_000) {
@@ -134,12 +134,12 @@ export async function consume(identifier: string, limit: number): Promise<LimitR
 }
 
 export function rateLimitStoreKind(): "memory" | KvKind {
-  return getKv()?.kind ?? "memory";
+  return getLimitsKv()?.kind ?? "memory";
 }
 
 /** Pings the shared store (for /api/health). */
 export async function checkRateLimitStore(): Promise<{ ok: boolean; kind: "memory" | KvKind; latency_ms: number | null; error?: string }> {
-  const kv = getKv();
+  const kv = getLimitsKv();
   if (!kv) return { ok: true, kind: "memory", latency_ms: 0 };
   const started = performance.now();
   try {

@@ -1,6 +1,8 @@
 // Key rotation without downtime: the successor is issued at once with the same tier, owner, use case and expiry, and
 // the old key keeps working until the grace period ends (its responses carry Deprecation/Sunset headers, see
-// lib/auth/key-lifecycle.ts); after that it answers 401 `key_rotated`.
+// lib/auth/key-lifecycle.ts); after that it answers 401 `key_rotated`. During the grace period both keys spend one
+// per-minute window, the successor's (lib/auth/authenticate.ts `allowanceKeyId`): a rotation does not double a key's
+// allowance.
 import { createApiKey, findApiKey } from "@/lib/auth/api-key";
 import type { Db } from "@/lib/db/client";
 import type { ApiKey } from "@/lib/generated/prisma/client";

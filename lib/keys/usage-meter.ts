@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb, type Db } from "@/lib/db/client";
 import { DATA_NAMESPACE } from "@/lib/kv/namespace";
-import { getKv } from "@/lib/kv/redis";
+import { getLimitsKv } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -93,7 +93,7 @@ export function sharedUsageKey(): string {
 }
 
 async function flushToStore(batch: Map<string, number>): Promise<void> {
-  const kv = getKv();
+  const kv = getLimitsKv();
   if (!kv) {
     if (batch.size) await writeUsageRows(await getDb(), rowsOf(batch));
     return;
@@ -146,7 +146,7 @@ export function flushUsage(): Promise<void> {
 /** Counts recorded but not yet in the database, for one key: this process's, plus the shared hash's with a store. */
 export async function unflushedUsage(keyId: string): Promise<UsageRow[]> {
   const rows = rowsOf(state.pending).filter((r) => r.keyId === keyId);
-  const kv = getKv();
+  const kv = getLimitsKv();
   if (kv) {
     try {
       const shared = (await kv.redis.hgetall<Record<string, unknown>>(sharedUsageKey())) ?? {};

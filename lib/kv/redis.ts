@@ -1,6 +1,8 @@
 // The shared key-value store: Upstash Redis over REST when UPSTASH_REDIS_REST_URL/_TOKEN are set, or a self-hosted
 // Redis (REDIS_URL) spoken to through the same @upstash/redis client with an in-process requester over ioredis, so the
 // rate limiter and the upstream cache have one code path. Null when neither is configured (embedded defaults).
+// The limits store (getLimitsKv: rate-limit windows, stream leases, usage counts) is a second one when
+// RATE_LIMIT_UPSTASH_REDIS_REST_URL or RATE_LIMIT_REDIS_URL is set, else the same: SECURITY.md "Shared stores".
 import { createHash } from "node:crypto";
 import { Redis } from "@upstash/redis";
 import IORedis from "ioredis";
@@ -14,7 +16,7 @@ interface KvState {
   close: () => Promise<void>;
 }
 
-const globalForKv = globalThis as unknown as { __predmktKv?: KvState | null };
+const globalForKv = globalThis as unknown as { __predmktKv?: KvState | null; __predmktLimitsKv?: KvState | null };
 
 // @upstash/ratelimit's scripts start with `#!lua flags=allow-key-locking`, a Dragonfly/Upstash flag real Redis
 // rejects. Strip it, and remember which stripped script a client-side sha1 stands for so EVALSHA keeps working.
@@ -65,19 +67,25 @@ function ioredisRequester(client: IORedis) {
   };
 }
 
-function open(): KvState | null {
-  if (env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) {
+interface KvConfig {
+  upstashUrl?: string;
+  upstashToken?: string;
+  redisUrl?: string;
+}
+
+function open({ upstashUrl, upstashToken, redisUrl }: KvConfig): KvState | null {
+  if (upstashUrl && upstashToken) {
     const redis = new Redis({
-      url: env.UPSTASH_REDIS_REST_URL,
-      token: env.UPSTASH_REDIS_REST_TOKEN,
+      url: upstashUrl,
+      token: upstashToken,
       enableTelemetry: false,
       // One quick retry: callers have their own timeout and fallback, so long client-side backoff only adds latency.
       retry: { retries: 1, backoff: () => 50 },
     });
     return { redis, kind: "upstash", close: async () => undefined };
   }
-  if (env.REDIS_URL) {
-    const client = new IORedis(env.REDIS_URL, {
+  if (redisUrl) {
+    const client = new IORedis(redisUrl, {
       lazyConnect: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 1000,
@@ -90,9 +98,34 @@ function open(): KvState | null {
   return null;
 }
 
+/** The shared store: cached answers, upstream bodies, per-pass aggregates (and the limits, unless they have their own). */
 export function getKv(): KvState | null {
-  if (globalForKv.__predmktKv === undefined) globalForKv.__predmktKv = open();
+  if (globalForKv.__predmktKv === undefined) {
+    globalForKv.__predmktKv = open({
+      upstashUrl: env.UPSTASH_REDIS_REST_URL,
+      upstashToken: env.UPSTASH_REDIS_REST_TOKEN,
+      redisUrl: env.REDIS_URL,
+    });
+  }
   return globalForKv.__predmktKv;
+}
+
+/** Whether the rate-limit state has a store of its own (RATE_LIMIT_UPSTASH_REDIS_REST_URL or RATE_LIMIT_REDIS_URL). */
+export function limitsStoreSeparate(): boolean {
+  return Boolean((env.RATE_LIMIT_UPSTASH_REDIS_REST_URL && env.RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN) || env.RATE_LIMIT_REDIS_URL);
+}
+
+/** The store of rate-limit windows, stream leases and usage counts: its own when configured, else getKv()'s. */
+export function getLimitsKv(): KvState | null {
+  if (!limitsStoreSeparate()) return getKv();
+  if (globalForKv.__predmktLimitsKv === undefined) {
+    globalForKv.__predmktLimitsKv = open({
+      upstashUrl: env.RATE_LIMIT_UPSTASH_REDIS_REST_URL,
+      upstashToken: env.RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN,
+      redisUrl: env.RATE_LIMIT_REDIS_URL,
+    });
+  }
+  return globalForKv.__predmktLimitsKv;
 }
 
 export function getRedis(): Redis | null {
@@ -100,7 +133,8 @@ export function getRedis(): Redis | null {
 }
 
 export async function closeKv(): Promise<void> {
-  const state = globalForKv.__predmktKv;
+  const states = [globalForKv.__predmktKv, globalForKv.__predmktLimitsKv];
   globalForKv.__predmktKv = undefined;
-  if (state) await state.close();
+  globalForKv.__predmktLimitsKv = undefined;
+  for (const state of states) if (state) await state.close();
 }

@@ -78,6 +78,11 @@ export function useStream(
           handler.current(name, JSON.parse(message.data));
         });
       }
+      // A replay cut at its bound names the cursor to resume from as the gap's id (docs/stream.md "Replay").
+      es.addEventListener("gap", (e) => {
+        const message = e as MessageEvent<string>;
+        if (message.lastEventId) cursor = message.lastEventId;
+      });
       // The server ends every stream after its maximum duration (or on revocation): resume at once with the cursor.
       es.addEventListener("end", () => reconnect(true));
       // EventSource hides the refusal's status: a stream that never opened may have carried an expired or revoked

@@ -1,8 +1,10 @@
 // One hub per server process: it holds the process's single bus subscription, reads each newly stored range of the
 // stream log once, and hands every open stream the messages its filter accepts. No stream polls anything itself.
 // A slow catch-up read (one query per process, only while streams are open) repairs a lost notification, and a
-// sweep closes the streams of keys revoked since they opened.
+// sweep closes the streams of keys that stopped being usable since they opened: revoked, expired, or rotated out
+// past their grace period (the same rules as the gateway's, lib/auth/key-lifecycle.ts).
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { keyEndReason } from "@/lib/auth/key-lifecycle";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
@@ -19,7 +21,7 @@ export interface HubSubscriber {
   filter: StreamFilter;
   keyId: string;
   deliver(messages: StreamMessage[]): void;
-  close(reason: "revoked"): void;
+  close(reason: "revoked" | "expired" | "rotated"): void;
 }
 
 class Hub {
@@ -124,15 +126,21 @@ class Hub {
     }
   }
 
-  private async sweepRevoked(): Promise<void> {
+  private async sweepRevoked(now = Date.now()): Promise<void> {
     if (this.subscribers.size === 0) return;
     const keyIds = [...new Set([...this.subscribers].map((s) => s.keyId))];
     try {
       const db = await getDb();
-      const active = new Set(
-        (await db.apiKey.findMany({ where: { id: { in: keyIds }, status: "active" }, select: { id: true } })).map((k) => k.id),
-      );
-      for (const s of this.subscribers) if (!active.has(s.keyId)) s.close("revoked");
+      const keys = await db.apiKey.findMany({
+        where: { id: { in: keyIds } },
+        select: { id: true, status: true, expiresAt: true, graceEndsAt: true },
+      });
+      const ends = new Map(keys.map((k) => [k.id, keyEndReason(k, now)]));
+      for (const s of this.subscribers) {
+        // A key deleted outright is as gone as a revoked one.
+        const reason = ends.has(s.keyId) ? ends.get(s.keyId) : "revoked";
+        if (reason) s.close(reason);
+      }
     } catch (error) {
       log.warn("stream hub: revocation sweep failed", errorFields(error));
     }

@@ -4,10 +4,12 @@ import { ApiError, invalidParameter } from "@/lib/api/errors";
 import { extractCredential } from "@/lib/auth/authenticate";
 import type { GatewayClient } from "@/lib/auth/gateway";
 import { clientAddress } from "@/lib/auth/client-address";
+import { dashboardSlice } from "@/lib/auth/dashboard-scope";
 import { verifiedTokenExpiry, verifiedTokenScope } from "@/lib/auth/jwt";
 import { CONDITION_ID_PATTERN } from "@/lib/api/schemas";
 import { getDb } from "@/lib/db/client";
-import { openStream } from "./sse";
+import { env } from "@/lib/env";
+import { openStream, SSE_HEADERS } from "./sse";
 import { decodeCursor, EVENT_NAME, type StreamTopic } from "./types";
 
 export { STREAM_TOPICS, type StreamTopic } from "./types";
@@ -26,6 +28,9 @@ export interface StreamQuery {
  */
 export async function streamEvents(query: StreamQuery, client: GatewayClient, request: Request): Promise<Response> {
   const { headers, signal } = request;
+  // The gateway answers HEAD here with a 405 (proxy.ts); should one arrive anyway, it gets the headers and nothing is
+  // opened — Next would run the GET handler and drop the body without cancelling it (docs/stream.md "Slots").
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers: SSE_HEADERS });
   const credential = client.via === "token" ? extractCredential(headers, new URL(request.url).searchParams) : null;
   const credentialExpiresAt = credential?.kind === "token" ? verifiedTokenExpiry(credential.value) : null;
   // Dashboard visitors share one key: each address streams within its own slice of it (lib/stream/limits.ts).
@@ -58,6 +63,6 @@ export async function streamEvents(query: StreamQuery, client: GatewayClient, re
     cursor,
     signal,
     credentialExpiresAt,
-    dashboardAddress: dashboard ? clientAddress(headers) : null,
+    dashboardAddress: dashboard ? dashboardSlice(clientAddress(headers), env.DASHBOARD_IPV6_PREFIX) : null,
   });
 }

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/api/errors";
 import type { Tier } from "@/lib/auth/tiers";
 import { env } from "@/lib/env";
-import { getKv } from "@/lib/kv/redis";
+import { getLimitsKv } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
 import { withTimeout } from "@/lib/timeout";
 
@@ -57,23 +57,44 @@ export type AcquireResult = { granted: true; lease: Lease } | { granted: false; 
 const setKey = (keyId: string) => `predmkt:streams:${keyId}`;
 const addressSetKey = (address: string) => `predmkt:streams:dashboard-address:${address}`;
 
+// Renew a lease that is still there, and the set's own expiry with it (a set outlives its longest lease).
+const RENEW = `
+if redis.call('ZADD', KEYS[1], 'XX', 'CH', ARGV[1], ARGV[2]) == 1 or redis.call('ZSCORE', KEYS[1], ARGV[2]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return 1`;
+
 function acquireInMemory(set: string, limit: number, id: string, now: number): AcquireResult {
   const leases = memory.get(set) ?? new Map<string, number>();
   for (const [lease, expiry] of leases) if (expiry <= now) leases.delete(lease);
-  memory.set(set, leases);
   if (leases.size >= limit) {
+    memory.set(set, leases);
     const oldest = Math.min(...leases.values());
     return { granted: false, retryAfterS: Math.max(1, Math.ceil((oldest - now) / 1000)), limit };
   }
   leases.set(id, now + LEASE_TTL_MS);
+  memory.set(set, leases);
   return {
     granted: true,
     lease: {
       id,
-      renew: async () => void leases.set(id, Date.now() + LEASE_TTL_MS),
-      release: async () => void leases.delete(id),
+      renew: async () => {
+        if (leases.has(id)) leases.set(id, Date.now() + LEASE_TTL_MS);
+      },
+      release: async () => {
+        leases.delete(id);
+        // An empty set is dropped, so the map holds only keys and addresses with a stream open.
+        if (leases.size === 0 && memory.get(set) === leases) memory.delete(set);
+      },
     },
   };
+}
+
+/** Stream slots held in this process (in-memory leases), per set and in all; for tests, the bench and health. */
+export function inProcessStreamSlots(): { sets: number; leases: number } {
+  let leases = 0;
+  for (const set of memory.values()) leases += set.size;
+  return { sets: memory.size, leases };
 }
 
 /** Takes one of the key's stream slots, or says how long until one may free up. */
@@ -88,7 +109,7 @@ export function acquireDashboardAddressStream(address: string, now = Date.now())
 
 async function acquireSlot(set: string, limit: number, now: number): Promise<AcquireResult> {
   const id = randomUUID();
-  const kv = getKv();
+  const kv = getLimitsKv();
   if (kv) {
     try {
       const [granted, waitMs] = await withTimeout(
@@ -111,7 +132,7 @@ async function acquireSlot(set: string, limit: number, now: number): Promise<Acq
         granted: true,
         lease: {
           id,
-          renew: () => quiet(kv.redis.zadd(key, { xx: true }, { score: Date.now() + LEASE_TTL_MS, member: id })),
+          renew: () => quiet(kv.redis.eval(RENEW, [key], [String(Date.now() + LEASE_TTL_MS), id, String(LEASE_TTL_MS * 2)])),
           release: () => quiet(kv.redis.zrem(key, id)),
         },
       };

@@ -5,6 +5,7 @@
 // instance's one live fetch per notification.
 import { roundProbability } from "@/lib/analytics/changes";
 import type { Db } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { TRADE_COLUMNS, type TradeRow, tradeBody } from "@/lib/predmkt/trades";
 import { STORED_TOPIC, type StreamFilter, type StoredEvent } from "./types";
 
@@ -101,6 +102,7 @@ export async function readEvents(
   upto: number,
   limit: number,
   filter?: StreamFilter,
+  options: { statementTimeoutMs?: number } = {},
 ): Promise<{ events: StoredEvent[]; lastSeq: number | null; full: boolean }> {
   const where = ["e.seq > $1", "e.seq <= $2"];
   const params: unknown[] = [after, upto];
@@ -118,12 +120,25 @@ export async function readEvents(
       where.push(`e.market_id = $${params.length}`);
     }
     if (filter.eventSlug) {
+      // Stored at insert (migration 20261126260001_stream_filters) and indexed with seq, like market_id.
       params.push(filter.eventSlug);
-      where.push(`${EVENT_SLUG} = $${params.length}`);
+      where.push(`e.event_slug = $${params.length}`);
     }
   }
   params.push(limit);
-  const rows = await db.$queryRawUnsafe<Row[]>(`${SELECT} WHERE ${where.join(" AND ")} ORDER BY e.seq LIMIT $${params.length}`, ...params);
+  const sql = `${SELECT} WHERE ${where.join(" AND ")} ORDER BY e.seq LIMIT $${params.length}`;
+  // A statement timeout guards a client's replay on PostgreSQL (SET LOCAL lasts for this transaction only). The
+  // embedded database runs in this process and has no such timer: there the bounded seq range of each query
+  // (lib/stream/sse.ts) is what bounds it.
+  const rows =
+    options.statementTimeoutMs && !env.embeddedDatabase
+      ? (
+          await db.$transaction([
+            db.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.floor(options.statementTimeoutMs)}`),
+            db.$queryRawUnsafe<Row[]>(sql, ...params),
+          ])
+        )[1]
+      : await db.$queryRawUnsafe<Row[]>(sql, ...params);
   const events = rows.map(toEvent).filter((e): e is StoredEvent => e !== null);
   return { events, lastSeq: rows.length ? Number(rows[rows.length - 1].seq) : null, full: rows.length === limit };
 }

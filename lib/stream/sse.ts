@@ -4,18 +4,50 @@
 // from closing an idle connection; the stream ends cleanly after STREAM_MAX_DURATION_S so that platforms with a
 // function time limit (Vercel) end it on our terms, and the client reconnects with its cursor.
 import type { Tier } from "@/lib/auth/tiers";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { getHub, type HubSubscriber } from "./hub";
+import { getHub, type Hub, type HubSubscriber } from "./hub";
+import { consume } from "@/lib/auth/ratelimit";
+import { tierLimit } from "@/lib/auth/tiers";
 import { acquireStreamSlots, LEASE_RENEW_MS } from "./limits";
 import { toMessages } from "./messages";
 import { prunedThrough, readEvents } from "./read";
 import { cursorOf, encodeCursor, matches, seqOfCursor, type StreamFilter, type StreamMessage } from "./types";
 
+type StreamEndReason =
+  | "max_duration"
+  | "token_expired"
+  | "revoked"
+  | "expired"
+  | "rotated"
+  | "slow_consumer"
+  | "unread"
+  | "replay_limit"
+  | "rate_limited"
+  | "error";
+
 const REPLAY_PAGE = 500;
+/** Seqs of the log one replay query covers (the primary key bounds what it reads, whatever the filter). */
+export const REPLAY_SPAN = 20_000;
+/** Seqs of the log one request replays at most; the client resumes from the `event: gap` cursor after that. */
+export const REPLAY_MAX_SPAN = 100_000;
+/** A replay query on PostgreSQL that runs longer is cancelled (the stream ends with `reason: "error"`). */
+export const REPLAY_STATEMENT_TIMEOUT_MS = 2_000;
 /** A client that stops reading is cut off once this much is queued for it; it resumes with its cursor. */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+/**
+ * A body nobody starts reading within this long is given up and its slot released: a HEAD that reached the handler, a
+ * client that reset before the headers went out, a platform that dropped the response without cancelling it — none
+ * of them fires the abort signal or cancels the body (docs/stream.md "Slots").
+ */
+export const UNPULLED_DEADLINE_MS = 10_000;
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+} as const;
 
 export interface OpenStreamOptions {
   filter: StreamFilter;
@@ -28,6 +60,12 @@ export interface OpenStreamOptions {
   credentialExpiresAt?: Date | null;
   /** A dashboard visitor's client address: the stream also takes a slot of that address's slice (limits.ts). */
   dashboardAddress?: string | null;
+  /** How long the body may go unread before the stream gives up (UNPULLED_DEADLINE_MS; tests shorten it). */
+  unpulledDeadlineMs?: number;
+  /** Seqs one request replays at most (REPLAY_MAX_SPAN; tests shorten it). */
+  replayMaxSpan?: number;
+  /** Told the rows the replay read once it is done (tests and the bench). */
+  onReplayed?: (stats: { rows: number; ms: number }) => void;
 }
 
 const encoder = new TextEncoder();
@@ -39,19 +77,38 @@ export function formatMessage(m: StreamMessage): string {
 export async function openStream(options: OpenStreamOptions): Promise<Response> {
   const { filter } = options;
   const lease = await acquireStreamSlots({ keyId: options.keyId, tier: options.tier, dashboardAddress: options.dashboardAddress ?? null });
-  let hub;
+  // From here on every way out gives the slot back exactly once: an abort while the hub or the database is awaited
+  // (the listener below; a signal that already fired never fires again, hence the checks after each await), the
+  // stream's own end (cleanup), or an error.
+  let released = false;
+  const releaseLease = () => {
+    if (released) return;
+    released = true;
+    void lease.release();
+  };
+  const abortedEarly = () => releaseLease();
+  options.signal.addEventListener("abort", abortedEarly, { once: true });
+  let hub: Hub;
+  let db: Db;
   try {
     hub = await getHub();
+    db = await getDb();
   } catch (error) {
-    await lease.release();
+    releaseLease();
     throw error;
   }
-  const db = await getDb();
+  options.signal.removeEventListener("abort", abortedEarly);
+  if (options.signal.aborted || released) {
+    releaseLease();
+    return new Response(null, { status: 200, headers: SSE_HEADERS }); // nobody is there to read it
+  }
   const withAbnormal = filter.topics.includes("abnormal");
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
   let live = false;
   let lastSent = -1n;
+  let pulled = false;
+  let replayedSeqs = 0;
   const buffered: StreamMessage[] = [];
   const timers: NodeJS.Timeout[] = [];
 
@@ -73,9 +130,9 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     closed = true;
     for (const t of timers) clearInterval(t);
     hub.remove(subscriber);
-    void lease.release();
+    releaseLease();
   };
-  const close = (reason: "max_duration" | "token_expired" | "revoked" | "slow_consumer" | "error") => {
+  const close = (reason: StreamEndReason) => {
     if (closed) return;
     write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
     cleanup();
@@ -96,7 +153,31 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
   hub.add(subscriber);
   const bound = hub.lastSeq;
 
+  // Everything through `seq` was replayed; the rest is for the next request. The gap carries the resume cursor as its
+  // SSE id (so EventSource reconnects from it) and in its data; the stream then ends and the client reconnects.
+  const resumeLater = (seq: number, reason: "replay_limit" | "rate_limited") => {
+    const resume = encodeCursor(cursorOf(seq, "abnormal"));
+    const detail =
+      reason === "replay_limit"
+        ? "The replay stopped at this request's bound; reconnect with this cursor to continue."
+        : "Replay pages count against the key's per-minute limit, which is spent; reconnect with this cursor later.";
+    write(`event: gap\nid: ${resume}\ndata: ${JSON.stringify({ reason, detail, last_event_id: resume })}\n\n`);
+    close(reason);
+  };
+
   const replay = async () => {
+    const started = performance.now();
+    try {
+      await replayFromCursor();
+    } finally {
+      options.onReplayed?.({ rows: replayedSeqs, ms: performance.now() - started });
+    }
+    if (closed) return;
+    live = true;
+    send(buffered.splice(0));
+  };
+
+  const replayFromCursor = async () => {
     const cursor = options.cursor;
     if (cursor === null) {
       lastSent = cursorOf(bound, "abnormal");
@@ -116,17 +197,27 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
       }
       // The abnormal twin of the cursor's own trade comes after it, so the cursor's seq is read again.
       let after = Math.max(0, Math.min(from, bound) - 1);
-      while (!closed && after < bound) {
-        const page = await readEvents(db, after, bound, REPLAY_PAGE, filter);
+      // One request replays at most `maxSpan` seqs of the log, `REPLAY_SPAN` per query, however rarely the filter
+      // matches; past that the client is told where to resume (docs/stream.md "Replay").
+      const stopAt = Math.min(bound, after + (options.replayMaxSpan ?? REPLAY_MAX_SPAN));
+      for (let pages = 0; !closed && after < bound; pages++) {
+        if (after >= stopAt) return resumeLater(after, "replay_limit");
+        // Each page after the first is one more request against the caller's per-minute limit.
+        if (pages > 0 && !(await consume(`key:${options.keyId}`, tierLimit(options.tier))).success) {
+          return resumeLater(after, "rate_limited");
+        }
+        const upto = Math.min(stopAt, after + REPLAY_SPAN);
+        const page = await readEvents(db, after, upto, REPLAY_PAGE, filter, { statementTimeoutMs: REPLAY_STATEMENT_TIMEOUT_MS });
         send((await toMessages(db, page.events, withAbnormal)).filter((m) => matches(filter, m)));
-        after = page.full && page.lastSeq !== null ? page.lastSeq : bound;
+        const next = page.full && page.lastSeq !== null ? page.lastSeq : upto;
+        // The log's rows in (after, next]: all a query on this primary-key range can have read.
+        replayedSeqs += next - after;
+        after = next;
       }
     }
-    live = true;
-    send(buffered.splice(0));
   };
 
-  const stream = new ReadableStream<Uint8Array>(
+  const source = new ReadableStream<Uint8Array>(
     {
       start(c) {
         controller = c;
@@ -136,6 +227,12 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
         const tokenMs = options.credentialExpiresAt ? Math.max(0, options.credentialExpiresAt.getTime() - Date.now()) : Infinity;
         timers.push(setTimeout(() => close(tokenMs < maxMs ? "token_expired" : "max_duration"), Math.min(maxMs, tokenMs)));
         timers.push(setInterval(() => void lease.renew(), LEASE_RENEW_MS));
+        // Nobody has read a byte by then: nobody will (see UNPULLED_DEADLINE_MS).
+        timers.push(
+          setTimeout(() => {
+            if (!pulled) close("unread");
+          }, options.unpulledDeadlineMs ?? UNPULLED_DEADLINE_MS),
+        );
         for (const t of timers) t.unref?.();
         options.signal.addEventListener("abort", cleanup, { once: true });
         replay().catch((error) => {
@@ -149,12 +246,23 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
-  return new Response(stream, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      "X-Accel-Buffering": "no",
+  // What the response hands out: it pulls from `source` only when its reader asks (highWaterMark 0), so a first pull
+  // proves that someone reads the body; `source` keeps buffering (and cuts a slow consumer off) as before.
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        pulled = true;
+        const { done, value } = await reader.read();
+        if (done) c.close();
+        else c.enqueue(value);
+      },
+      cancel() {
+        cleanup();
+        void reader.cancel().catch(() => undefined);
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
 }

@@ -25,7 +25,9 @@ export async function startApp(options: { env?: Record<string, string | undefine
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "predmkt-app-"));
   const ownsDataDir = !options.dataDir;
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, PGLITE_DIR: undefined, ...options.env })) if (v !== undefined) env[k] = v;
+  // The test servers run production on the embedded database with generated secrets unless a test gives its own.
+  for (const [k, v] of Object.entries({ ...process.env, PGLITE_DIR: undefined, GENERATE_LOCAL_SECRETS: "1", ...options.env }))
+    if (v !== undefined) env[k] = v;
   Object.assign(env, {
     NEXT_DIST_DIR: inject("distDir"),
     DATA_DIR: options.env?.DATA_DIR ?? dataDir,

@@ -193,10 +193,16 @@ describe("rate limits", () => {
       const { token } = await (await fetch(`${limited.url}/api/dashboard/token`, { headers: { "x-forwarded-for": "192.0.2.50" } })).json();
       const dash = [];
       for (let i = 0; i < 5; i++)
-        dash.push((await fetch(`${limited.url}/api/predmkt/x?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.50" } })).status);
-      expect(dash).toEqual([404, 404, 404, 429, 429]);
-      const otherVisitor = await fetch(`${limited.url}/api/predmkt/x?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.51" } });
-      expect(otherVisitor.status).toBe(404);
+        dash.push(
+          (await fetch(`${limited.url}/api/predmkt/stats?token=${token}`, { headers: { "x-forwarded-for": "192.0.2.50" } })).status,
+        );
+      expect(dash).toEqual([200, 200, 200, 429, 429]);
+      // Tokens are bound to the address that minted them: another visitor uses its own.
+      const other = { "x-forwarded-for": "192.0.2.51" };
+      expect((await fetch(`${limited.url}/api/predmkt/stats?token=${token}`, { headers: other })).status).toBe(401);
+      const { token: own } = await (await fetch(`${limited.url}/api/dashboard/token`, { headers: other })).json();
+      const otherVisitor = await fetch(`${limited.url}/api/predmkt/stats?token=${own}`, { headers: other });
+      expect(otherVisitor.status).toBe(200);
     } finally {
       await limited.stop();
     }

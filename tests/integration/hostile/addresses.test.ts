@@ -59,7 +59,10 @@ describe("TRUST_PROXY=none (the default): the address is the connection's", () =
       first.push((await request(`${app.url}/api/predmkt/stats?token=${token}`, { localAddress: "127.0.0.3" })).status);
     expect(first.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(first.slice(5))).toEqual(new Set([429]));
-    const second = await request(`${app.url}/api/predmkt/stats?token=${token}`, { localAddress: "127.0.0.4" });
+    // A token is bound to the address that minted it: the other visitor gets its own (and not the first one's).
+    expect((await request(`${app.url}/api/predmkt/stats?token=${token}`, { localAddress: "127.0.0.4" })).status).toBe(401);
+    const own = JSON.parse((await request(`${app.url}/api/dashboard/token`, { localAddress: "127.0.0.4" })).body).token;
+    const second = await request(`${app.url}/api/predmkt/stats?token=${own}`, { localAddress: "127.0.0.4" });
     expect(second.status).toBe(200);
   });
 });
