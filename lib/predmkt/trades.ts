@@ -1,7 +1,15 @@
 // Read services for the trade tape and abnormal trades.
 import type { z } from "zod";
 import type { AbnormalTradeSchema, TradeSchema } from "./shapes";
-import { ABNORMAL_RULES, findAbnormalTrades, type MarketContext } from "@/lib/analytics/abnormal";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import {
+  ABNORMAL_RULES,
+  abnormalAmongInSlices,
+  type MarketContext,
+  type MarketSummary,
+  rankAbnormal,
+  summarizeMarket,
+} from "@/lib/analytics/abnormal";
 import { roundUsd } from "@/lib/analytics/money";
 import { type Db, getDb } from "@/lib/db/client";
 import { recentTapeGaps } from "@/lib/sampler/tape";
@@ -90,6 +98,9 @@ export async function abnormalTrades(limit: number) {
   return { data, meta: sampledMeta(at, { count: data.length, limit, tape_gaps: tapeGaps }) };
 }
 
+/** Trades scored between two turns of the event loop (a slice takes a few milliseconds). */
+const SCORING_SLICE = 2_000;
+
 /**
  * Scores candidate trades (usd ≥ the rule's minimum) against their markets as of `at`: the /abnormal ranking and the
  * stream's `abnormal` topic use this one function, so both say the same about the same trade.
@@ -116,17 +127,22 @@ export async function scoreAbnormal(
   }
   // Gamma's 24 h volume is the market's true figure; our sampled sum can only be larger if Gamma lags.
   for (const [id, c] of contexts) c.volume_24h_usd = Math.max(gammaVolume.get(id) ?? 0, c.sampled_24h);
+  // Each market is summarised once (one sort of its reference sizes), then each trade costs O(1). Scoring runs in
+  // slices with a turn of the event loop between them, so a burst of tens of thousands of fills in one market never
+  // holds the server's requests behind one long loop (docs/abnormal.md).
+  const summaries = new Map<string, MarketSummary>();
+  for (const [id, c] of contexts) {
+    summaries.set(id, summarizeMarket(c));
+    if (c.reference_usd_sizes.length >= SCORING_SLICE) await yieldToEventLoop();
+  }
   // Trades of markets we do not know (closed or not yet listed) are scored by share alone, against nothing.
-  const found = findAbnormalTrades(
-    candidates.map((t) => ({
-      id: t.id,
-      condition_id: t.market_id ?? `unknown:${t.condition_id}`,
-      usd_size: t.usd_size,
-      timestamp: t.timestamp.getTime() / 1000,
-    })),
-    contexts,
-    500,
-  );
+  const scorable = candidates.map((t) => ({
+    id: t.id,
+    condition_id: t.market_id ?? `unknown:${t.condition_id}`,
+    usd_size: t.usd_size,
+    timestamp: t.timestamp.getTime() / 1000,
+  }));
+  const found = rankAbnormal(await abnormalAmongInSlices(scorable, summaries, () => yieldToEventLoop(), SCORING_SLICE), 500);
   const byId = new Map(candidates.map((t) => [t.id, t]));
   return found.map((t) => ({
     ...tradeBody(byId.get(t.id)!),
