@@ -103,8 +103,16 @@ export function scoreTrade(trade: TradeToScore, market: MarketContext, rules = A
   return scoreAgainst(trade, summarizeMarket(market, rules), rules);
 }
 
-/** Scores one trade against its market's summary (summarizeMarket): O(1). */
-export function scoreAgainst(trade: TradeToScore, market: MarketSummary, rules = ABNORMAL_RULES): TradeScore {
+interface Measured {
+  score: number;
+  z: number | null;
+  marketMedian: number | null;
+  share: number;
+  abnormal: boolean;
+}
+
+/** The numbers of a trade's score (no text): what deciding abnormal needs, O(1). */
+function measure(trade: TradeToScore, market: MarketSummary, rules: typeof ABNORMAL_RULES): Measured {
   const denominator = Math.max(market.volume_24h_usd, trade.usd_size);
   const share = denominator > 0 ? trade.usd_size / denominator : 0;
   let z: number | null = null;
@@ -114,8 +122,17 @@ export function scoreAgainst(trade: TradeToScore, market: MarketSummary, rules =
     marketMedian = market.median_usd;
   }
   const score = Math.max(z ?? 0, 0) / rules.zThreshold + share / rules.shareThreshold;
-  const abnormal = score >= rules.scoreThreshold && trade.usd_size >= rules.minUsd;
+  return { score, z, marketMedian, share, abnormal: score >= rules.scoreThreshold && trade.usd_size >= rules.minUsd };
+}
 
+/** Scores one trade against its market's summary (summarizeMarket): O(1). */
+export function scoreAgainst(trade: TradeToScore, market: MarketSummary, rules = ABNORMAL_RULES): TradeScore {
+  return described(trade, market, measure(trade, market, rules), rules);
+}
+
+/** The score with its reason: the text (number formatting) costs more than the numbers, so only kept trades get it. */
+function described(trade: TradeToScore, market: MarketSummary, measured: Measured, rules: typeof ABNORMAL_RULES): TradeScore {
+  const { score, z, marketMedian, share, abnormal } = measured;
   const parts: string[] = [];
   if (z !== null && marketMedian !== null) {
     parts.push(
@@ -148,8 +165,9 @@ const NO_MARKET: MarketSummary = { count: 0, log_median: null, log_mad: null, me
 export function abnormalAmong<T extends Scorable>(trades: readonly T[], summaries: ReadonlyMap<string, MarketSummary>): (T & TradeScore)[] {
   const out: (T & TradeScore)[] = [];
   for (const trade of trades) {
-    const result = scoreAgainst(trade, summaries.get(trade.condition_id) ?? NO_MARKET);
-    if (result.abnormal) out.push({ ...trade, ...result });
+    const summary = summaries.get(trade.condition_id) ?? NO_MARKET;
+    const measured = measure(trade, summary, ABNORMAL_RULES);
+    if (measured.abnormal) out.push({ ...trade, ...described(trade, summary, measured, ABNORMAL_RULES) });
   }
   return out;
 }
