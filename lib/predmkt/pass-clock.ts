@@ -5,7 +5,7 @@
 import { type AnswerVersion, cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { passesLanded } from "@/lib/sampler/landed";
+import { onPassLanded, passesLanded } from "@/lib/sampler/landed";
 // Any process that serves sampled answers also computes their aggregates right after a pass it runs.
 import "./after-pass";
 
@@ -63,6 +63,13 @@ export async function currentPass(): Promise<PassStamp> {
   );
   return pending.stamp;
 }
+
+// A pass that lands in this process is read into the clock right after its aggregates (lib/predmkt/after-pass.ts,
+// registered first), so the first request after it finds the clock current and its answer is built without a read of
+// `sampler_runs` on the request path (the first-after-pass figure, bench/README.md "Real scale").
+onPassLanded("pass clock", async () => {
+  await currentPass();
+});
 
 /** Seconds until the next pass is due: the answer holds until then (0 when it is late). */
 export function secondsUntilNextPass(stamp: PassStamp, now = Date.now()): number {
