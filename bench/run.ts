@@ -8,10 +8,11 @@
 // quicker runs while developing), BENCH_CHURN_PER_DAY (short-lived markets stored per day over 31 days, default 3000;
 // 0 = none), BENCH_BURST_FILLS (default 30000) and BENCH_SKIP (comma-separated sections to leave out while developing:
 // gateway, fanin, floor, stream, ratelimit, oracle, churn, burst). Method and figures: bench/README.md.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { ensureBuild, ROOT, sourceHash } from "../scripts/lib/build";
 
@@ -24,6 +25,8 @@ const SCALE = (process.env.BENCH_SCALE ?? "real") as "real" | "bench" | "demo";
 const CHURN_PER_DAY = Number(process.env.BENCH_CHURN_PER_DAY ?? 3000);
 const BURST_FILLS = Number(process.env.BENCH_BURST_FILLS ?? 30_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
+// BENCH_CPU_PROF=<dir>: the server's CPU profile of the history phase (bench/lib/cpu-profile.mjs), summarised in the figures.
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 
 // lib/env.ts reads process.env once, at first import: give this process a scratch data dir and secrets before any
 // project module loads, so nothing is written under the repository's own .data/.
@@ -95,6 +98,9 @@ async function main() {
       POLYMARKET_CLOB_URL: `${sim.url}/clob`,
       // The limiter stays in the path at full cost; the limit is only raised so that load runs are not answered 429.
       RATE_LIMIT_ENTERPRISE: "1000000000",
+      ...(CPU_PROF_DIR
+        ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(ROOT, "bench/lib/cpu-profile.mjs")).href}`, BENCH_CPU_PROF_DIR: CPU_PROF_DIR }
+        : {}),
     });
     progress(`server: ${server.url}`);
     const key = await database.createKey(db.connectionString(), "enterprise");
@@ -291,7 +297,20 @@ async function main() {
       { name: "ping", url: `${server.url}/api/ping`, headers: {} },
       { name: "gateway_404", url: `${server.url}/api/predmkt/none`, headers: auth },
     ];
+    if (CPU_PROF_DIR) {
+      mkdirSync(CPU_PROF_DIR, { recursive: true });
+      process.kill(server.pid, "SIGUSR2");
+    }
     const [history, historyPing, historyGateway] = await interleaved(historyTargets, SECONDS, 4);
+    if (CPU_PROF_DIR) {
+      process.kill(server.pid, "SIGUSR2");
+      const file = path.join(CPU_PROF_DIR, `phase1-${server.pid}.cpuprofile`);
+      for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+      const { summarize } = await import("./profile-summary");
+      type Profile = Parameters<typeof summarize>[0];
+      figures.history_cpu_profile = { file, ...summarize(JSON.parse(readFileSync(file, "utf8")) as Profile, 15) };
+      progress(`history: CPU profile of the server during the history phase: ${file}`);
+    }
     const probe = (await (
       await fetch(`${server.url}/api/predmkt/markets/${marketIds[0]}/history?window=30d`, { headers: auth })
     ).json()) as { data?: { points: unknown[] } };
