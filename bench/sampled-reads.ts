@@ -31,6 +31,8 @@ export interface SampledReadsContext {
   ping: Measured;
   /** Already measured in the history section: markets/{random id}/history?window=30d. */
   history: Measured;
+  /** Sections left out while developing (BENCH_SKIP): "floor" skips the warm movers run and the floor in turns. */
+  skip?: ReadonlySet<string>;
 }
 
 const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 0);
@@ -143,6 +145,7 @@ export async function sampledReads(ctx: SampledReadsContext): Promise<Record<str
     database: dbLabel,
   });
 
+  if (ctx.skip?.has("floor")) return figures;
   ctx.progress(`sampled reads: movers?window=7d warm (${ctx.seconds} s, 10 connections)`);
   const warm = await load({ url: moversUrl, headers: auth, seconds: ctx.seconds });
   figures.movers_7d_warm = { p50_ms: warm.p50_ms, p95_ms: warm.p95_ms, rps: warm.rps };

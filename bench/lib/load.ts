@@ -77,7 +77,7 @@ export function summarize(times: number[], seconds: number, statuses: Record<str
  * Runs each target for `seconds` split into `rounds` short runs, taking turns (A B C, A B C, ...), and merges each
  * target's runs: a change in background load then hits every target alike instead of whichever ran at the time.
  */
-export async function interleaved<T extends { url: string; method?: string; headers?: Record<string, string> }>(
+export async function interleaved<T extends { url: string; method?: string; headers?: Record<string, string>; path?: () => string }>(
   targets: T[],
   seconds: number,
   rounds: number,
@@ -87,7 +87,9 @@ export async function interleaved<T extends { url: string; method?: string; head
   for (let round = 0; round < rounds; round++) {
     onRound?.(round);
     for (const [i, target] of targets.entries())
-      runs[i].push(await load({ url: target.url, method: target.method, headers: target.headers, seconds: seconds / rounds }));
+      runs[i].push(
+        await load({ url: target.url, method: target.method, headers: target.headers, path: target.path, seconds: seconds / rounds }),
+      );
   }
   return runs.map((list) => {
     const statuses: Record<string, number> = {};

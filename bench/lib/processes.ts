@@ -78,8 +78,8 @@ export async function startServer(distDir: string, env: Record<string, string>):
   return { url, port, pid: child.pid!, logs, stop };
 }
 
-/** The Polymarket simulator (`sim/polymarket/main.ts`) at bench scale. */
-export async function startSimulatorProcess(scale: "demo" | "bench" = "bench", seed = 1): Promise<Child> {
+/** The Polymarket simulator (`sim/polymarket/main.ts`) at a given scale (bench by default). */
+export async function startSimulatorProcess(scale: "demo" | "bench" | "real" = "bench", seed = 1): Promise<Child> {
   const port = await freePort();
   // tsx as a loader in this one process: the tsx CLI would run the simulator in a grandchild.
   const child = spawn(

@@ -62,6 +62,15 @@ export async function currentPass(): Promise<PassStamp> {
   return pending.stamp;
 }
 
+/**
+ * Reads a pass that landed in this process into the clock (registered after the aggregates in lib/server/jobs.ts), so
+ * the first request after it finds the clock current and its answer is built without a read of `sampler_runs` on the
+ * request path (the first-after-pass figure, bench/README.md "Real scale").
+ */
+export async function refreshPassClock(): Promise<void> {
+  await currentPass();
+}
+
 /** Seconds until the next pass is due: the answer holds until then (0 when it is late). */
 export function secondsUntilNextPass(stamp: PassStamp, now = Date.now()): number {
   if (!stamp.endedAt) return 0;

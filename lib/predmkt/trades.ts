@@ -1,7 +1,15 @@
 // Read services for the trade tape and abnormal trades.
 import type { z } from "zod";
 import type { AbnormalTradeSchema, TradeSchema } from "./shapes";
-import { ABNORMAL_RULES, findAbnormalTrades, type MarketContext } from "@/lib/analytics/abnormal";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import {
+  ABNORMAL_RULES,
+  abnormalAmongInSlices,
+  type MarketContext,
+  type MarketSummary,
+  rankAbnormal,
+  summarizeMarket,
+} from "@/lib/analytics/abnormal";
 import { roundUsd } from "@/lib/analytics/money";
 import { type Db, getDb } from "@/lib/db/client";
 import { recentTapeGaps } from "@/lib/sampled/tape-gaps";
@@ -75,13 +83,22 @@ export async function abnormalTrades(limit: number) {
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit }) };
   const ranked = await oncePerPass("abnormal", at, async (): Promise<AbnormalBody[]> => {
     const dayAgo = new Date(at.getTime() - 86_400_000);
-    const candidates = await db.$queryRawUnsafe<TradeRow[]>(
-      `SELECT ${TRADE_COLUMNS} FROM trades t LEFT JOIN markets m ON m.id = t.market_id
+    // Only what scoring needs of each candidate (a burst brings tens of thousands); full rows for the ones kept.
+    const candidates = await db.$queryRawUnsafe<Candidate[]>(
+      `SELECT t.id, t.market_id, t.condition_id, t.usd_size, t.timestamp FROM trades t
        WHERE t.timestamp > $1::timestamptz AND t.usd_size >= $2`,
       dayAgo.toISOString(),
       ABNORMAL_RULES.minUsd,
     );
-    const scored = await scoreAbnormal(db, candidates, at);
+    const found = await rankCandidates(db, candidates, at);
+    const rows = found.length
+      ? await db.$queryRawUnsafe<TradeRow[]>(
+          `SELECT ${TRADE_COLUMNS} FROM trades t LEFT JOIN markets m ON m.id = t.market_id WHERE t.id = ANY($1::text[])`,
+          found.map((t) => t.id),
+        )
+      : [];
+    // A trade removed between the two reads (a replaced stretch of the tape) is left out, not invented.
+    const scored = withRows(found, rows);
     const contexts = await tradeContexts(scored);
     return scored.map((t, i) => ({ ...t, resolution_context: contexts[i] }));
   });
@@ -89,6 +106,20 @@ export async function abnormalTrades(limit: number) {
   const tapeGaps = await recentTapeGaps(db, at);
   return { data, meta: sampledMeta(at, { count: data.length, limit, tape_gaps: tapeGaps }) };
 }
+
+/** What scoring needs of a trade. */
+interface Candidate {
+  id: string;
+  market_id: string | null;
+  condition_id: string;
+  usd_size: number;
+  timestamp: Date;
+}
+
+/** Trades scored between two turns of the event loop (a slice takes a few milliseconds). */
+const SCORING_SLICE = 2_000;
+/** The most abnormal trades kept per scoring (the endpoint's largest `limit`). */
+const MAX_ABNORMAL = 500;
 
 /**
  * Scores candidate trades (usd ≥ the rule's minimum) against their markets as of `at`: the /abnormal ranking and the
@@ -99,41 +130,67 @@ export async function scoreAbnormal(
   candidates: readonly TradeRow[],
   at: Date,
 ): Promise<Omit<AbnormalBody, "resolution_context">[]> {
+  return withRows(await rankCandidates(db, candidates, at), candidates);
+}
+
+type Ranked = Awaited<ReturnType<typeof rankCandidates>>[number];
+
+function withRows(found: readonly Ranked[], rows: readonly TradeRow[]): Omit<AbnormalBody, "resolution_context">[] {
+  const byId = new Map(rows.map((t) => [t.id, t]));
+  return found.flatMap((t) => {
+    const row = byId.get(t.id);
+    if (!row) return [];
+    return [
+      {
+        ...tradeBody(row),
+        score: t.score,
+        robust_z: t.z,
+        market_median_usd: t.market_median_usd,
+        share_of_market_24h_volume: t.share_of_market_24h_volume,
+        reason: t.reason,
+      },
+    ];
+  });
+}
+
+async function rankCandidates(db: Db, candidates: readonly Candidate[], at: Date) {
   const dayAgo = new Date(at.getTime() - 86_400_000);
   const marketIds = [...new Set(candidates.map((t) => t.market_id).filter((id): id is string => id !== null))];
-  const reference = await db.trade.findMany({
-    where: { marketId: { in: marketIds }, timestamp: { gt: new Date(at.getTime() - ABNORMAL_RULES.referenceWindowSeconds * 1000) } },
-    select: { marketId: true, usdSize: true, timestamp: true },
-  });
+  // Sizes only, and whether each lies in the last 24 h: no Date per reference trade.
+  const reference = marketIds.length
+    ? await db.$queryRawUnsafe<{ market_id: string; usd_size: number; in_day: boolean }[]>(
+        `SELECT market_id, usd_size, timestamp > $3::timestamptz AS in_day FROM trades
+         WHERE market_id = ANY($1::text[]) AND timestamp > $2::timestamptz`,
+        marketIds,
+        new Date(at.getTime() - ABNORMAL_RULES.referenceWindowSeconds * 1000).toISOString(),
+        dayAgo.toISOString(),
+      )
+    : [];
   const markets = await db.market.findMany({ where: { id: { in: marketIds } }, select: { id: true, volume24hUsd: true } });
   const gammaVolume = new Map(markets.map((m) => [m.id, m.volume24hUsd]));
   const contexts = new Map<string, MarketContext & { sampled_24h: number }>();
   for (const id of marketIds) contexts.set(id, { reference_usd_sizes: [], volume_24h_usd: 0, sampled_24h: 0 });
   for (const r of reference) {
-    const c = contexts.get(r.marketId!)!;
-    (c.reference_usd_sizes as number[]).push(r.usdSize);
-    if (r.timestamp > dayAgo) c.sampled_24h += r.usdSize;
+    const c = contexts.get(r.market_id)!;
+    (c.reference_usd_sizes as number[]).push(r.usd_size);
+    if (r.in_day) c.sampled_24h += r.usd_size;
   }
   // Gamma's 24 h volume is the market's true figure; our sampled sum can only be larger if Gamma lags.
   for (const [id, c] of contexts) c.volume_24h_usd = Math.max(gammaVolume.get(id) ?? 0, c.sampled_24h);
+  // Each market is summarised once (one sort of its reference sizes), then each trade costs O(1). Scoring runs in
+  // slices with a turn of the event loop between them, so a burst of tens of thousands of fills in one market never
+  // holds the server's requests behind one long loop (docs/abnormal.md).
+  const summaries = new Map<string, MarketSummary>();
+  for (const [id, c] of contexts) {
+    summaries.set(id, summarizeMarket(c));
+    if (c.reference_usd_sizes.length >= SCORING_SLICE) await yieldToEventLoop();
+  }
   // Trades of markets we do not know (closed or not yet listed) are scored by share alone, against nothing.
-  const found = findAbnormalTrades(
-    candidates.map((t) => ({
-      id: t.id,
-      condition_id: t.market_id ?? `unknown:${t.condition_id}`,
-      usd_size: t.usd_size,
-      timestamp: t.timestamp.getTime() / 1000,
-    })),
-    contexts,
-    500,
-  );
-  const byId = new Map(candidates.map((t) => [t.id, t]));
-  return found.map((t) => ({
-    ...tradeBody(byId.get(t.id)!),
-    score: t.score,
-    robust_z: t.z,
-    market_median_usd: t.market_median_usd,
-    share_of_market_24h_volume: t.share_of_market_24h_volume,
-    reason: t.reason,
+  const scorable = candidates.map((t) => ({
+    id: t.id,
+    condition_id: t.market_id ?? `unknown:${t.condition_id}`,
+    usd_size: t.usd_size,
+    timestamp: t.timestamp.getTime() / 1000,
   }));
+  return rankAbnormal(await abnormalAmongInSlices(scorable, summaries, () => yieldToEventLoop(), SCORING_SLICE), MAX_ABNORMAL);
 }

@@ -12,7 +12,7 @@ import { repeatEvery } from "@/lib/loop";
 import { defaultOracleContext } from "@/lib/oracle/context";
 import { startOracleIndexerLoop } from "@/lib/oracle/indexer";
 import { afterPassWork, computeAfterPass } from "@/lib/predmkt/after-pass";
-import { currentPass } from "@/lib/predmkt/pass-clock";
+import { currentPass, refreshPassClock } from "@/lib/predmkt/pass-clock";
 import { indexAndPublish, startResolutionPublisher } from "@/lib/resolution/push";
 import { type PassResult, runSamplerPass, startSamplerLoop } from "@/lib/sampler";
 import { onPassLanded, passesLanded } from "@/lib/sampled/landings";
@@ -21,6 +21,8 @@ import { onPassLanded, passesLanded } from "@/lib/sampled/landings";
 export function registerPassListeners(): void {
   // The sampled aggregates every reader needs, computed once right after the pass (lib/predmkt/after-pass.ts).
   onPassLanded("sampled aggregates", afterPassWork);
+  // Then the pass clock, so the first reader after the pass reads no `sampler_runs` row (lib/predmkt/pass-clock.ts).
+  onPassLanded("pass clock", refreshPassClock);
   // Register further after-pass work here (one line each): it runs in whichever process ran the pass.
 }
 

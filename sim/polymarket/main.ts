@@ -1,4 +1,4 @@
-// CLI: npx tsx sim/polymarket/main.ts [--port 4100] [--seed 1] [--scale demo|bench] [--host 127.0.0.1] [--reality on|off]
+// CLI: npx tsx sim/polymarket/main.ts [--port 4100] [--seed 1] [--scale demo|bench|real] [--host 127.0.0.1] [--reality on|off]
 // Prints the three upstream URLs as POLYMARKET_*_URL=... lines (stdout) and serves until SIGINT/SIGTERM.
 import { PLAIN_UPSTREAM, REAL_UPSTREAM, startSimulator } from "./index";
 
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const scale = args.scale ?? "demo";
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${args.port}`);
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${args.seed}`);
-  if (scale !== "demo" && scale !== "bench") throw new Error(`--scale must be demo or bench, got ${scale}`);
+  if (scale !== "demo" && scale !== "bench" && scale !== "real") throw new Error(`--scale must be demo, bench or real, got ${scale}`);
 
   const realityArg = args.reality ?? "on";
   if (realityArg !== "on" && realityArg !== "off") throw new Error(`--reality must be on or off, got ${realityArg}`);

@@ -14,7 +14,7 @@ import {
 } from "./disputed";
 import { monthEnd, TEMPLATES, type EventDraft, type Template } from "./templates";
 
-export type Scale = "demo" | "bench";
+export type Scale = "demo" | "bench" | "real";
 
 export interface WorldOptions {
   seed: number;
@@ -118,6 +118,8 @@ export interface WalletProfile {
 const SCALES = {
   demo: { openEvents: 380, closedEvents: 18, archivedEvents: 8, minMarkets: 1600, wallets: 6000, whales: 30 },
   bench: { openEvents: 2600, closedEvents: 80, archivedEvents: 30, minMarkets: 10_500, wallets: 30_000, whales: 80 },
+  // Polymarket's own size: about 23,000 open markets listed by Gamma (SOURCES.md, "Scale of the real world").
+  real: { openEvents: 6200, closedEvents: 80, archivedEvents: 30, minMarkets: 25_500, wallets: 60_000, whales: 120 },
 } as const;
 
 const DAY_MS = 86_400_000;
