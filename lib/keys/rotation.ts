@@ -1,6 +1,7 @@
 // Key rotation without downtime: the successor is issued at once with the same tier, owner, use case and expiry, and
 // the old key keeps working until the grace period ends (its responses carry Deprecation/Sunset headers, see
 // lib/auth/key-lifecycle.ts); after that it answers 401 `key_rotated`.
+import { moveSubscriptionsToSuccessor } from "@/lib/alerts/subscriptions";
 import { createApiKey, findApiKey } from "@/lib/auth/api-key";
 import type { Db } from "@/lib/db/client";
 import type { ApiKey } from "@/lib/generated/prisma/client";
@@ -38,5 +39,7 @@ export async function rotateApiKey(db: Db, prefixOrId: string, graceMs = DEFAULT
     await db.apiKey.update({ where: { id: issued.record.id }, data: { status: "revoked", revokedAt: new Date() } });
     throw new KeyRotationError(`key ${old.prefix} was rotated by someone else meanwhile`);
   }
+  // Alert subscriptions belong to the key in charge: the successor (docs/alerts.md#subscriptions).
+  await moveSubscriptionsToSuccessor(db, old.id, issued.record.id);
   return { old: { ...old, replacedById: issued.record.id, rotatedAt: now, graceEndsAt }, ...issued };
 }
