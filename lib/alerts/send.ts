@@ -30,10 +30,12 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
   const started = performance.now();
   return new Promise((resolve) => {
     let settled = false;
+    // Set once the request exists; an early refusal finishes before it.
+    const deadline: { timer?: NodeJS.Timeout } = {};
     const finish = (result: Omit<SendResult, "durationMs">) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(deadline.timer);
       resolve({ ...result, durationMs: performance.now() - started });
     };
     let target: URL;
@@ -92,7 +94,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
         error: refused ? `target refused: ${error.message}` : `network error (${error.code ?? "unknown"})`,
       });
     });
-    const timer = setTimeout(() => {
+    deadline.timer = setTimeout(() => {
       request.destroy();
       finish({ ok: false, status: null, error: `no answer within ${timeoutMs} ms` });
     }, timeoutMs);
