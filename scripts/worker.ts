@@ -9,6 +9,7 @@ import { defaultOracleContext } from "@/lib/oracle/context";
 import { startOracleIndexerLoop } from "@/lib/oracle/indexer";
 import { startResolutionPublisher } from "@/lib/resolution/push";
 import { startWorker } from "@/lib/stream/ingest/worker";
+import { startAlerts } from "@/lib/alerts/worker";
 
 async function main(): Promise<void> {
   if (env.embeddedDatabase) {
@@ -30,12 +31,15 @@ async function main(): Promise<void> {
   // Each new disputes answer's lifecycle transitions go to the live stream's `resolution` topic.
   const stopPublisher = startResolutionPublisher(oracle);
   console.log(`worker: oracle indexer every ${oracle.config.indexIntervalS} s`);
+  // Alerts (docs/alerts.md): match stored stream events and deliver webhooks continuously.
+  const alerts = startAlerts();
   // The worker's timers are unref'd; this keeps the process alive until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const shutdown = async () => {
     clearInterval(keepAlive);
     stopOracle();
     stopPublisher();
+    await alerts.stop();
     await worker.stop();
     await closeDb();
     process.exit(0);

@@ -50,6 +50,14 @@ async function startOracleIndexer(): Promise<(() => void) | null> {
   };
 }
 
+// Alerts (docs/alerts.md): the worker that matches stored stream events and delivers webhooks, wherever the stream is
+// fed in-process (the demo, a self-hosted server with its loops); otherwise `npm run worker` or the cron route.
+async function startAlertWorker(): Promise<(() => Promise<void>) | null> {
+  if (!env.WORKER_IN_SERVER && env.SAMPLER_INTERVAL_S <= 0) return null;
+  const { startAlerts } = await import("@/lib/alerts/worker");
+  return startAlerts().stop;
+}
+
 async function boot(): Promise<void> {
   await getDb();
   const bridge = await startSocketBridge().catch((error) => {
@@ -58,6 +66,7 @@ async function boot(): Promise<void> {
   });
   const stopSampler = await startSampler();
   const stopOracleIndexer = await startOracleIndexer();
+  const stopAlerts = await startAlertWorker();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -65,6 +74,7 @@ async function boot(): Promise<void> {
     log.info("shutting down", { signal });
     stopSampler?.();
     stopOracleIndexer?.();
+    await stopAlerts?.().catch(() => undefined);
     // The last batch of usage counts, while the database and the shared store are still open (lib/keys/usage-meter.ts).
     await flushUsage();
     await bridge?.().catch(() => undefined);
