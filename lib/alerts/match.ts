@@ -143,14 +143,17 @@ interface Loaded {
   rules: Rule[];
 }
 
-async function prefetch(tx: Tx, subs: Loaded[], messages: StreamMessage[], ctx: Context): Promise<void> {
+// Reads what the rules need besides the events (sampled positions, /movers items). Outside the matcher's transaction:
+// the movers' resolution context reads through the shared client, which on the embedded database (one connection)
+// would wait for the open transaction forever.
+async function prefetch(db: Db, subs: Loaded[], messages: StreamMessage[], ctx: Context): Promise<void> {
   const rules = subs.flatMap((s) => s.rules);
   if (rules.some((r) => r.type === "whale")) {
     const wallets = [
       ...new Set(messages.filter((m) => m.event === "trade").map((m) => String((m.data as { wallet: string }).wallet).toLowerCase())),
     ];
     if (wallets.length) {
-      const rows = await tx.$queryRawUnsafe<WhalePosition[]>(
+      const rows = await db.$queryRawUnsafe<WhalePosition[]>(
         `SELECT wallet, market_id, outcome_index, outcome, shares, entry_price, sampled_at FROM whale_positions WHERE wallet = ANY($1::text[])`,
         wallets,
       );
@@ -158,91 +161,109 @@ async function prefetch(tx: Tx, subs: Loaded[], messages: StreamMessage[], ctx: 
     }
   }
   const windows = [...new Set(rules.flatMap((r) => (r.type === "move" ? [r.window] : [])))];
-  if (windows.length) {
-    const markets = [...new Set(messages.filter((m) => m.event === "tick" && m.marketId).map((m) => m.marketId as string))];
-    for (const window of windows) {
-      for (const move of await marketMoves(tx, markets, window, ctx.now)) ctx.moves.set(`${move.market_id}|${window}`, move);
-    }
-    const marks = await tx.alertMoveMark.findMany({
-      where: { subscriptionId: { in: subs.map((s) => s.sub.id) }, sentAt: { gt: new Date(ctx.now.getTime() - MOVE_ALERT_EVERY_MS) } },
-    });
-    for (const mark of marks) ctx.moveMarks.set(`${mark.subscriptionId}|${mark.marketId}|${mark.window}`, mark.sentAt);
+  const markets = [...new Set(messages.filter((m) => m.event === "tick" && m.marketId).map((m) => m.marketId as string))];
+  for (const window of windows) {
+    for (const move of await marketMoves(db, markets, window, ctx.now)) ctx.moves.set(`${move.market_id}|${window}`, move);
   }
 }
 
-/** One batch: events after the cursor → deliveries, and the cursor moved past them, atomically. */
+/** The matcher's stored cursor; on the first run, the oldest subscription's start (or now when there is none). */
+async function readCursor(db: Db, now: Date): Promise<number> {
+  const stored = await db.alertCursor.findUnique({ where: { name: CURSOR } });
+  if (stored) return Number(stored.seq);
+  const oldest = await db.alertSubscription.aggregate({ _min: { fromSeq: true } });
+  const seq = oldest._min.fromSeq === null ? await newestSeq(db) : Number(oldest._min.fromSeq);
+  await db.alertCursor.createMany({ data: [{ name: CURSOR, seq: BigInt(seq), updatedAt: now }], skipDuplicates: true });
+  return Number((await db.alertCursor.findUniqueOrThrow({ where: { name: CURSOR } })).seq);
+}
+
+/**
+ * One batch: events after the cursor → deliveries, and the cursor moved past them, atomically. Events and what the
+ * rules need are read first; the transaction then takes the matcher's lock, checks that the cursor has not moved
+ * meanwhile (another process matched this batch: nothing is written, the next round goes on from there), and
+ * writes the deliveries, the move marks and the new cursor together.
+ */
 export async function matchOnce(db: Db, deps: MatchDeps = {}): Promise<MatchResult> {
   const now = (deps.now ?? (() => new Date()))();
   const batch = deps.batch ?? 500;
+  const cursor = await readCursor(db, now);
+  const read = await readEvents(db, cursor, Number.MAX_SAFE_INTEGER, batch);
+  if (read.lastSeq === null) return { events: 0, matched: 0, queued: 0, more: false, cursor };
+  const lastSeq = read.lastSeq;
+  const times = await db.$queryRawUnsafe<{ seq: bigint; created_at: Date }[]>(
+    `SELECT seq, created_at FROM stream_events WHERE seq > $1 AND seq <= $2`,
+    cursor,
+    lastSeq,
+  );
+  const storedAt = new Map(times.map((t) => [Number(t.seq), new Date(t.created_at)]));
+  const subs: Loaded[] = (await db.alertSubscription.findMany({ where: { enabled: true, fromSeq: { lt: BigInt(lastSeq) } } })).map(
+    (sub) => ({
+      sub,
+      rules: sub.rules as unknown as Rule[],
+    }),
+  );
+  const ctx: Context = {
+    events: new Map(read.events.map((e) => [e.seq, { ...e, storedAt: storedAt.get(e.seq) ?? now }])),
+    positions: new Map(),
+    moves: new Map(),
+    moveMarks: new Map(),
+    now,
+  };
+  let messages: StreamMessage[] = [];
+  if (subs.length) {
+    messages = await toMessages(
+      db,
+      read.events,
+      subs.some((s) => s.rules.some((r) => r.type === "abnormal")),
+    );
+    await prefetch(db, subs, messages, ctx);
+  }
   const result = await db.$transaction(
     async (client) => {
       const tx = client as unknown as Tx;
       await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${MATCH_LOCK})::text`);
-      const stored = await tx.alertCursor.findUnique({ where: { name: CURSOR } });
-      let cursor: number;
-      if (stored) cursor = Number(stored.seq);
-      else {
-        // First run: from the oldest subscription's start, or from now when there is none.
-        const oldest = await tx.alertSubscription.aggregate({ _min: { fromSeq: true } });
-        cursor = oldest._min.fromSeq === null ? await newestSeq(tx) : Number(oldest._min.fromSeq);
-        await tx.alertCursor.create({ data: { name: CURSOR, seq: BigInt(cursor), updatedAt: now } });
-      }
-      const read = await readEvents(tx, cursor, Number.MAX_SAFE_INTEGER, batch);
-      if (read.lastSeq === null) return { events: 0, matched: 0, queued: 0, more: false, cursor, writes: [] as NewDelivery[] };
-      const times = await tx.$queryRawUnsafe<{ seq: bigint; created_at: Date }[]>(
-        `SELECT seq, created_at FROM stream_events WHERE seq > $1 AND seq <= $2`,
-        cursor,
-        read.lastSeq,
-      );
-      const storedAt = new Map(times.map((t) => [Number(t.seq), new Date(t.created_at)]));
-      const subs: Loaded[] = (await tx.alertSubscription.findMany({ where: { enabled: true, fromSeq: { lt: BigInt(read.lastSeq) } } })).map(
-        (sub) => ({ sub, rules: sub.rules as unknown as Rule[] }),
-      );
+      const current = await tx.alertCursor.findUniqueOrThrow({ where: { name: CURSOR } });
+      if (Number(current.seq) !== cursor) return null;
       const writes: NewDelivery[] = [];
-      let matched = 0;
-      if (subs.length) {
-        const withAbnormal = subs.some((s) => s.rules.some((r) => r.type === "abnormal"));
-        const messages = await toMessages(tx, read.events, withAbnormal);
-        const ctx: Context = {
-          events: new Map(read.events.map((e) => [e.seq, { ...e, storedAt: storedAt.get(e.seq) ?? now }])),
-          positions: new Map(),
-          moves: new Map(),
-          moveMarks: new Map(),
-          now,
-        };
-        await prefetch(tx, subs, messages, ctx);
-        const marks: { subscriptionId: string; marketId: string; window: string }[] = [];
-        for (const m of messages) {
-          for (const { sub, rules } of subs) {
-            if (m.seq <= Number(sub.fromSeq)) continue;
-            for (const match of evaluate(rules, m, ctx, sub.id)) {
-              matched++;
-              observeAlert("matched", match.eventType);
-              writes.push({
-                subscriptionId: sub.id,
-                sourceKey: `${m.seq}:${match.eventType}`,
-                eventType: match.eventType,
-                data: match.data,
-                storedAt: storedAt.get(m.seq) ?? now,
-              });
-              if (match.moveMark) marks.push({ subscriptionId: sub.id, ...match.moveMark });
-            }
+      const marks: { subscriptionId: string; marketId: string; window: string }[] = [];
+      if (subs.some((s) => s.rules.some((r) => r.type === "move"))) {
+        const recent = await tx.alertMoveMark.findMany({
+          where: { subscriptionId: { in: subs.map((s) => s.sub.id) }, sentAt: { gt: new Date(now.getTime() - MOVE_ALERT_EVERY_MS) } },
+        });
+        for (const mark of recent) ctx.moveMarks.set(`${mark.subscriptionId}|${mark.marketId}|${mark.window}`, mark.sentAt);
+      }
+      for (const m of messages) {
+        for (const { sub, rules } of subs) {
+          if (m.seq <= Number(sub.fromSeq)) continue;
+          for (const match of evaluate(rules, m, ctx, sub.id)) {
+            writes.push({
+              subscriptionId: sub.id,
+              sourceKey: `${m.seq}:${match.eventType}`,
+              eventType: match.eventType,
+              data: match.data,
+              storedAt: storedAt.get(m.seq) ?? now,
+            });
+            if (match.moveMark) marks.push({ subscriptionId: sub.id, ...match.moveMark });
           }
         }
-        for (const mark of marks) {
-          await tx.alertMoveMark.upsert({
-            where: { subscriptionId_marketId_window: mark },
-            create: { ...mark, sentAt: now },
-            update: { sentAt: now },
-          });
-        }
+      }
+      for (const mark of marks) {
+        await tx.alertMoveMark.upsert({
+          where: { subscriptionId_marketId_window: mark },
+          create: { ...mark, sentAt: now },
+          update: { sentAt: now },
+        });
       }
       const queued = await enqueue(tx, writes, now);
-      await tx.alertCursor.update({ where: { name: CURSOR }, data: { seq: BigInt(read.lastSeq), updatedAt: now } });
-      return { events: read.events.length, matched, queued, more: read.full, cursor: read.lastSeq, writes };
+      await tx.alertCursor.update({ where: { name: CURSOR }, data: { seq: BigInt(lastSeq), updatedAt: now } });
+      return { queued, writes };
     },
     { timeout: 60_000, maxWait: 30_000 },
   );
-  for (const w of result.writes) observeAlert("queued", w.eventType);
-  return { events: result.events, matched: result.matched, queued: result.queued, more: result.more, cursor: result.cursor };
+  if (result === null) return { events: 0, matched: 0, queued: 0, more: true, cursor };
+  for (const w of result.writes) {
+    observeAlert("matched", w.eventType);
+    observeAlert("queued", w.eventType);
+  }
+  return { events: read.events.length, matched: result.writes.length, queued: result.queued, more: read.full, cursor: lastSeq };
 }

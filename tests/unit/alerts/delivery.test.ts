@@ -15,11 +15,14 @@ import { insertTrade, LOOPBACK, type Received, seedMarket, startReceiver } from 
 import { newKey } from "./request";
 
 let db: Db;
+// Opening the embedded database and storing the fixtures each take a while on a busy machine.
 beforeAll(async () => {
   db = await getDb();
+});
+beforeAll(async () => {
   // One market per test, so one test's subscriptions never match another's trades.
   for (const id of ["501", "502", "503", "504"]) await seedMarket(db, id);
-});
+}, 120_000);
 afterAll(() => closeDb());
 
 function verified(secret: string, r: Received): boolean {
