@@ -51,16 +51,25 @@ const CORS_HEADERS = {
 };
 
 function isGated(pathname: string): boolean {
-  return /^\/api\/(predmkt|oracle)(\/|$)/.test(pathname) || pathname === TOKEN_PATH || pathname === USAGE_PATH;
+  return /^\/api\/(predmkt|oracle)(\/|$)/.test(pathname) || pathname === TOKEN_PATH || pathname === USAGE_PATH || isAlertsPath(pathname);
 }
 
 function allowedMethods(pathname: string): string[] {
+  if (isAlertsPath(pathname)) return ALERTS_METHODS;
   if (pathname === TOKEN_PATH || pathname === KEY_REQUESTS_PATH) return ["POST", "OPTIONS"];
   // HEAD of an endless stream has nothing to say, and Next would run the GET handler for it and drop the body without
   // cancelling it: the slot would stay taken with no connection open (docs/stream.md "Slots").
   if (pathname === STREAM_PATH) return ["GET", "OPTIONS"];
   return ["GET", "HEAD", "OPTIONS"];
 }
+
+// ---- Alerts (docs/alerts.md): the keyed API's writes. Authenticated and limited like every gated route; the
+// bodies of POST and PATCH are capped at MAX_BODY_BYTES. The route answers 405 for a method a path lacks. ----
+const ALERTS_METHODS = ["GET", "HEAD", "POST", "PATCH", "DELETE", "OPTIONS"];
+function isAlertsPath(pathname: string): boolean {
+  return /^\/api\/alerts(\/|$)/.test(pathname);
+}
+// ---- end alerts ----
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
   for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
@@ -247,7 +256,7 @@ async function gateway(request: NextRequest, requestId: string, https: boolean):
   let authenticated: Authenticated;
   try {
     let body = "";
-    if (request.method === "POST") {
+    if (request.method === "POST" || request.method === "PATCH") {
       const declared = Number(request.headers.get("content-length") ?? "0");
       const read = declared > env.MAX_BODY_BYTES ? null : await readCappedBody(request, env.MAX_BODY_BYTES);
       if (read === null) return fail("payload_too_large", `Request body exceeds ${env.MAX_BODY_BYTES} bytes.`, requestId);

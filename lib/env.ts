@@ -187,6 +187,25 @@ const EnvSchema = z.object({
   // A production start on the embedded database generates JWT_SECRET/CRON_SECRET under DATA_DIR only with this set
   // (the demo and the test servers): a deployment must give both explicitly (SECURITY.md).
   GENERATE_LOCAL_SECRETS: optionalString.transform((v) => v === "1" || v === "true"),
+
+  // Alerts (docs/alerts.md). Test-only: webhook targets on loopback addresses are allowed (the test suite, the demo's
+  // local receiver); every other private, link-local, multicast or metadata address stays refused.
+  ALERTS_ALLOW_LOOPBACK: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()).transform((v) => v === "true" || v === "1"),
+  // Development only: http:// webhook targets are accepted (https otherwise).
+  ALERTS_ALLOW_HTTP: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()).transform((v) => v === "true" || v === "1"),
+  // How often the self-hosted alert worker looks for new stream events and due deliveries.
+  ALERTS_POLL_MS: int(250, 20, 10_000),
+  // One delivery attempt's deadline (connect, send, answer).
+  ALERTS_TIMEOUT_MS: int(10_000, 100, 60_000),
+  // Deliveries per second one subscription may receive (a cap per process).
+  ALERTS_MAX_PER_SECOND: int(20, 1, 10_000),
+  // Subscriptions per key and rules per subscription, per tier.
+  ALERTS_SUBSCRIPTIONS_STARTER: int(5, 0),
+  ALERTS_SUBSCRIPTIONS_PRO: int(25, 0),
+  ALERTS_SUBSCRIPTIONS_ENTERPRISE: int(200, 0),
+  ALERTS_RULES_STARTER: int(5, 1, 20),
+  ALERTS_RULES_PRO: int(20, 1, 20),
+  ALERTS_RULES_ENTERPRISE: int(20, 1, 20),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { JWT_SECRET: string; CRON_SECRET: string; embeddedDatabase: boolean };

@@ -2,6 +2,9 @@
 // simulator and the local chains, starts the production server on PORT (3000) with the embedded database and the
 // ingest worker (websockets + sampler loop) inside it, then issues (or reuses) a demo API key and prints it.
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createApiKey, findKeyByPlaintext } from "@/lib/auth/api-key";
@@ -44,6 +47,57 @@ async function demoKey(): Promise<string> {
   }
 }
 
+const DEMO_SUBSCRIPTION = "demo receiver";
+
+/**
+ * A local webhook receiver that verifies and prints each delivery, and the demo key's sample subscription pointing at
+ * it (an earlier run's, aimed at an older port, is replaced) — made through the API like any client's.
+ */
+async function startDemoAlerts(url: string, key: string): Promise<{ receiverUrl: string; subscriptionId: string }> {
+  let secret = "";
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const signed = `${String(req.headers["webhook-id"])}.${String(req.headers["webhook-timestamp"])}.${body}`;
+      const mac = createHmac("sha256", Buffer.from(secret.replace(/^whsec_/, ""), "base64"))
+        .update(signed)
+        .digest("base64");
+      const valid = String(req.headers["webhook-signature"]).split(" ").includes(`v1,${mac}`);
+      const event = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+      const what = [event.data.question, event.data.title, event.data.message].find((v) => typeof v === "string") ?? "";
+      console.log(
+        `  [alert ${valid ? "signed ok" : "BAD SIGNATURE"}] ${event.type} ${String(req.headers["webhook-id"])} ${what.slice(0, 60)}`,
+      );
+      res.statusCode = valid ? 204 : 400;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiver.unref();
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
+  const api = (pathname: string, init: RequestInit = {}) =>
+    fetch(`${url}${pathname}`, { ...init, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" } });
+  const listed = (await (await api("/api/alerts")).json()) as { data: { id: string; name: string }[] };
+  for (const old of listed.data.filter((s) => s.name === DEMO_SUBSCRIPTION)) await api(`/api/alerts/${old.id}`, { method: "DELETE" });
+  const created = await api("/api/alerts", {
+    method: "POST",
+    body: JSON.stringify({
+      name: DEMO_SUBSCRIPTION,
+      url: receiverUrl,
+      rules: [
+        { type: "trade", min_usd: 1000 },
+        { type: "dispute", transitions: ["disputed", "voting", "resolved", "settled"] },
+      ],
+    }),
+  });
+  const answer = (await created.json()) as { data: { id: string; secret: string } };
+  if (created.status !== 201) throw new Error(`the demo subscription was refused: ${JSON.stringify(answer)}`);
+  secret = answer.data.secret;
+  return { receiverUrl, subscriptionId: answer.data.id };
+}
+
 async function main() {
   const started = Date.now();
   ensureBuild(env.NEXT_DIST_DIR);
@@ -76,6 +130,9 @@ async function main() {
       WORKER_IN_SERVER: process.env.WORKER_IN_SERVER ?? "true",
       // The chains sit behind public-RPC stand-ins with realistic limits (25 requests/s among them): stay below.
       ORACLE_RPC_MAX_RPS: "20",
+      // The sample alert subscription delivers to a receiver on loopback over http (docs/alerts.md: demo and tests only).
+      ALERTS_ALLOW_LOOPBACK: "true",
+      ALERTS_ALLOW_HTTP: "true",
     },
   });
   let stopping = false;
@@ -98,6 +155,7 @@ async function main() {
   writeFileSync(path.join(env.DATA_DIR, "simulator.json"), JSON.stringify({ url: simulator.url }) + "\n");
   await waitForHealth(url, server);
   const key = await demoKey();
+  const alerts = await startDemoAlerts(url, key);
   const line = "─".repeat(78);
   console.log(`\n${line}
   Predmkt demo is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s), fully offline:
@@ -114,6 +172,9 @@ ${key}
     curl -H "Authorization: Bearer ${key}" ${url}/api/predmkt/stats
     curl -H "Authorization: Bearer ${key}" ${url}/api/oracle/summary
     curl -N "${url}/api/predmkt/stream?api_key=${key}&topics=trades,ticks"
+  Alerts: subscription ${alerts.subscriptionId} (trades of $1,000 or more, dispute transitions) delivers to
+    the local receiver ${alerts.receiverUrl}, which prints each signed webhook below.
+    curl -H "Authorization: Bearer ${key}" ${url}/api/alerts/${alerts.subscriptionId}/deliveries
   Trades arrive live from the simulator's websockets; the sampler fills the rest every ${process.env.SAMPLER_INTERVAL_S ?? "15"} s.
   Ctrl-C stops everything.
 ${line}\n`);

@@ -7,6 +7,7 @@
 //   npm run keys -- reject <kr_ref> --reason "..."
 //   npm run keys -- rotate <prefix-or-id> [--grace 24h]
 //   npm run keys -- usage [<prefix-or-id>] [--since 7d] [--json]
+//   npm run keys -- alerts <prefix-or-id> [--json]   (the key's alert subscriptions, docs/alerts.md)
 // Durations: a whole number and one unit, `30s`, `15m`, `24h`, `90d`.
 import { parseArgs } from "node:util";
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-key";
@@ -15,6 +16,7 @@ import { openToolDb } from "@/lib/db/tool-client";
 import { formatAge, formatDuration, parseDuration } from "@/lib/keys/durations";
 import { approveKeyRequest, KeyRequestDecisionError, listKeyRequests, rejectKeyRequest } from "@/lib/keys/requests";
 import { DEFAULT_ROTATION_GRACE_MS, KeyRotationError, rotateApiKey } from "@/lib/keys/rotation";
+import { keySubscriptions } from "@/lib/alerts/report";
 import { USAGE_FLUSH_INTERVAL_MS } from "@/lib/keys/usage-meter";
 import { usageSummaries } from "@/lib/keys/usage-report";
 
@@ -27,9 +29,10 @@ const USAGE = `usage:
   npm run keys -- reject <kr_reference> --reason "<why>"
   npm run keys -- rotate <prefix-or-id> [--grace 24h]
   npm run keys -- usage [<prefix-or-id>] [--since 7d] [--json]
+  npm run keys -- alerts <prefix-or-id> [--json]
 durations: a whole number and one unit: 30s, 15m, 24h, 90d`;
 
-const COMMANDS = ["create", "list", "revoke", "requests", "approve", "reject", "rotate", "usage"] as const;
+const COMMANDS = ["create", "list", "revoke", "requests", "approve", "reject", "rotate", "usage", "alerts"] as const;
 type Command = (typeof COMMANDS)[number];
 
 function fail(message: string): never {
@@ -85,7 +88,7 @@ async function main() {
   if (command === "create") {
     tierOption(values.tier);
     if (!values.owner?.trim()) fail("--owner is required");
-  } else if (command === "revoke" || command === "rotate") {
+  } else if (command === "revoke" || command === "rotate" || command === "alerts") {
     if (!target) fail(`${command} needs a key prefix (pmk_xxxxxxxx) or id`);
   } else if (command === "approve") {
     if (!target) fail("approve needs a request reference (kr_…)");
@@ -208,6 +211,19 @@ async function main() {
             })),
           );
         }
+        break;
+      }
+      case "alerts": {
+        const key = await findApiKey(tool.db, target);
+        if (!key) {
+          console.error(`no key matches '${target}'`);
+          process.exitCode = 1;
+          break;
+        }
+        const subscriptions = await keySubscriptions(tool.db, key.id);
+        if (values.json) console.log(JSON.stringify(subscriptions, null, 2));
+        else if (subscriptions.length === 0) console.log(`key ${key.prefix} has no alert subscriptions`);
+        else console.table(subscriptions);
         break;
       }
       case "rotate": {

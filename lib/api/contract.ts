@@ -11,7 +11,7 @@ export interface EndpointContract<
   R extends z.ZodType = z.ZodType,
   A extends Access = Access,
 > {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** OpenAPI-style path, e.g. `/api/predmkt/events/{slug}`. */
   path: string;
   summary: string;
@@ -25,8 +25,8 @@ export interface EndpointContract<
   response: R;
   /** Media type of a success that is not JSON (e.g. `text/event-stream`); the response schema describes it. */
   contentType?: string;
-  /** Status of a success when it is not 200 (201 for a created resource). */
-  successStatus?: 200 | 201;
+  /** Status of a success when it is not 200 (201 for a created resource, 204 for a deletion: no body). */
+  successStatus?: 200 | 201 | 204;
   /** Media types the body may be sent as, besides JSON (`application/x-www-form-urlencoded` for HTML forms). */
   bodyMediaTypes?: string[];
   /** Extra documented error statuses besides the ones every keyed endpoint has. */

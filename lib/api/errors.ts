@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, title: "Insufficient scope" },
   rate_limited: { status: 429, title: "Rate limit exceeded" },
   invalid_parameter: { status: 400, title: "Invalid parameter" },
+  limit_exceeded: { status: 403, title: "Plan limit exceeded" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   payload_too_large: { status: 413, title: "Payload too large" },

@@ -28,6 +28,7 @@ const TAGS = [
   { name: "Live stream", description: "Server-sent events of trades, price ticks and abnormal trades as they are stored" },
   { name: "History", description: "Price history at falling resolution from the service's own samples" },
   { name: "Oracle", description: "UMA's optimistic oracle and DVM: requests, disputes, voting rounds and stakers, read from the chains" },
+  { name: "Alerts", description: "Webhook subscriptions: rule matches on the stored stream, signed and delivered at least once" },
   { name: "System", description: "Health, liveness, this document and the sampler's cron entry point" },
 ];
 
@@ -81,14 +82,17 @@ function operation(contract: EndpointContract, components: Record<string, Json>)
   const keyed = contract.access === "key";
   const headers = keyed ? Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) : {};
   const responses: Json = {
-    [contract.successStatus ?? 200]: {
-      description: "Success",
-      headers,
-      content: {
-        [contract.contentType ?? "application/json"]: { schema: convert(contract.response, "output", components) },
-        ...(csv ? { "text/csv": { schema: { type: "string", description: "Header row, then one row per item of `data`" } } } : {}),
-      },
-    },
+    [contract.successStatus ?? 200]:
+      contract.successStatus === 204
+        ? { description: "Done (no body)", headers }
+        : {
+            description: "Success",
+            headers,
+            content: {
+              [contract.contentType ?? "application/json"]: { schema: convert(contract.response, "output", components) },
+              ...(csv ? { "text/csv": { schema: { type: "string", description: "Header row, then one row per item of `data`" } } } : {}),
+            },
+          },
   };
   // Every operation can answer 400: parameters are strict (lib/api/strict-query.ts), so even one without parameters
   // refuses an unknown one.

@@ -47,11 +47,18 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
 
 const MAX_BODY_BYTES = 16 * 1024;
 
+// A nested body field is named by its whole path (`rules[2].min_usd`); a query or path parameter is one name.
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join("");
+}
+
 function issuesToErrors(issues: z.core.$ZodIssue[], fallback: string): ParameterError[] {
-  return issues.map((issue) => ({
-    parameter: issue.path.length ? String(issue.path[0]) : fallback,
-    detail: issue.message,
-  }));
+  return issues.flatMap((issue) =>
+    // An unknown field is named itself, not the object that holds it.
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ parameter: fieldName([...issue.path, key]), detail: "is not a known field" }))
+      : [{ parameter: issue.path.length ? fieldName(issue.path) : fallback, detail: issue.message }],
+  );
 }
 
 /** An answer's cache key: the endpoint and its parameters after validation (defaults filled, values coerced), sorted. */
@@ -213,6 +220,7 @@ export function withApi<C extends EndpointContract>(
         }
         return response;
       }
+      if (contract.successStatus === 204) return new Response(null, { status: 204, headers });
       checkResponse(contract, result);
       if (csv) return csvResponse(contract, result as { data: Record<string, unknown>[] }, headers);
       headers.set("Content-Type", "application/json");

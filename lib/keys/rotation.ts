@@ -3,6 +3,7 @@
 // lib/auth/key-lifecycle.ts); after that it answers 401 `key_rotated`. During the grace period both keys spend one
 // per-minute window, the successor's (lib/auth/authenticate.ts `allowanceKeyId`): a rotation does not double a key's
 // allowance.
+import { moveSubscriptionsToSuccessor } from "@/lib/alerts/subscriptions";
 import { createApiKey, findApiKey } from "@/lib/auth/api-key";
 import type { Db } from "@/lib/db/client";
 import type { ApiKey } from "@/lib/generated/prisma/client";
@@ -40,5 +41,7 @@ export async function rotateApiKey(db: Db, prefixOrId: string, graceMs = DEFAULT
     await db.apiKey.update({ where: { id: issued.record.id }, data: { status: "revoked", revokedAt: new Date() } });
     throw new KeyRotationError(`key ${old.prefix} was rotated by someone else meanwhile`);
   }
+  // Alert subscriptions belong to the key in charge: the successor (docs/alerts.md#subscriptions).
+  await moveSubscriptionsToSuccessor(db, old.id, issued.record.id);
   return { old: { ...old, replacedById: issued.record.id, rotatedAt: now, graceEndsAt }, ...issued };
 }

@@ -20,6 +20,8 @@ interface Metrics {
   samplerPassSeconds: Histogram<"status">;
   samplerLagSeconds: Gauge;
   oracleIndexLagSeconds: Gauge;
+  alerts: Counter<"outcome" | "event_type">;
+  alertLatencySeconds: Histogram<"event_type">;
 }
 
 const globalForMetrics = globalThis as unknown as { __predmktMetrics?: Metrics };
@@ -91,6 +93,19 @@ function create(): Metrics {
       help: "Seconds since the oracle indexer last built its answers (any process), read at scrape; -1 when it never ran",
       registers,
     }),
+    alerts: new Counter({
+      name: "predmkt_alerts_total",
+      help: "Alerts by outcome (matched: a rule matched; queued: a delivery written; delivered, failed: attempts; dead: given up) and event type",
+      labelNames: ["outcome", "event_type"],
+      registers,
+    }),
+    alertLatencySeconds: new Histogram({
+      name: "predmkt_alert_delivery_latency_seconds",
+      help: "Time from a stream event being stored to its webhook being answered 2xx, by event type",
+      labelNames: ["event_type"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600],
+      registers,
+    }),
   };
 }
 
@@ -121,4 +136,12 @@ export function observeCache(layer: CacheLayer, outcome: CacheOutcome): void {
 export function observeSamplerPass(status: string, seconds: number): void {
   metrics().samplerPasses.inc({ status });
   metrics().samplerPassSeconds.observe({ status }, seconds);
+}
+
+export type AlertOutcome = "matched" | "queued" | "delivered" | "failed" | "dead";
+
+/** Alerts (docs/alerts.md): one outcome of one delivery; `latencySeconds` (stored → answered) on delivered ones. */
+export function observeAlert(outcome: AlertOutcome, eventType: string, latencySeconds?: number): void {
+  metrics().alerts.inc({ outcome, event_type: eventType });
+  if (latencySeconds !== undefined) metrics().alertLatencySeconds.observe({ event_type: eventType }, latencySeconds);
 }

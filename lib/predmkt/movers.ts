@@ -107,3 +107,14 @@ export async function movers(window: string, limit: number, excludeResolution = 
   const data = (excludeResolution ? ranked.filter((r) => r.resolution_context === null) : ranked).slice(0, limit);
   return { data, meta: sampledMeta(at, { count: data.length, limit, window, exclude_resolution: excludeResolution }) };
 }
+
+/**
+ * Each given market's move over `window` as a /movers item (first outcome, as /movers ranks them), for the alerts'
+ * `move` rule (docs/alerts.md#rules). Markets without a sample at the window's start are absent.
+ */
+export async function marketMoves(db: Db, marketIds: string[], window: string, at: Date) {
+  if (!marketIds.length) return [];
+  const rows = await changeRows(db, "o.index = 0 AND m.id = ANY($3::text[])", [marketIds], window);
+  const contexts = await moverContexts(db, rows, Math.floor(at.getTime() / 1000));
+  return rows.map((row, i) => ({ ...row, resolution_context: contexts[i] }));
+}

@@ -1,3 +1,4 @@
+import { queueStats } from "@/lib/alerts/deliveries";
 import { checkRateLimitStore } from "@/lib/auth/ratelimit";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
@@ -48,6 +49,19 @@ async function upstreamCompleteness() {
   }
 }
 
+/** The alert delivery queue (docs/alerts.md): undelivered deliveries, the oldest one's age, and dead ones. */
+async function alertQueue() {
+  try {
+    return await withTimeout(
+      getDb().then((db) => queueStats(db)),
+      DB_TIMEOUT_MS,
+    );
+  } catch (error) {
+    log.warn("alert queue check failed", errorFields(error));
+    return null;
+  }
+}
+
 export async function healthReport() {
   const [database, rateLimitStore] = await Promise.all([checkDatabase(), checkRateLimitStore()]);
   const upstream = database.ok
@@ -61,5 +75,6 @@ export async function healthReport() {
     time: new Date().toISOString(),
     checks: { database, rate_limit_store: rateLimitStore },
     upstream,
+    alerts: database.ok ? await alertQueue() : null,
   };
 }

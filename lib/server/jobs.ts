@@ -33,6 +33,8 @@ export interface JobPlan {
   ingest?: boolean;
   /** The oracle indexer loop and the resolution stream's publisher. */
   oracle?: boolean;
+  /** The alert worker: matches stored stream events to subscriptions and delivers webhooks (docs/alerts.md). */
+  alerts?: boolean;
   /**
    * In a process that serves readers but runs no sampler, compute the aggregates of a pass another process ran (the
    * worker, `npm run sampler`, a cron instance) as soon as it is seen, every this many ms (0: never; readers pay).
@@ -70,6 +72,12 @@ export async function startJobs(plan: JobPlan): Promise<Jobs> {
     stops.push(startResolutionPublisher(ctx));
     running.push(`oracle indexer every ${ctx.config.indexIntervalS} s, resolution publisher`);
   }
+  if (plan.alerts) {
+    const { startAlerts } = await import("@/lib/alerts/worker");
+    const alerts = startAlerts();
+    stops.push(() => alerts.stop());
+    running.push("alert worker");
+  }
   return {
     running,
     stop: async () => {
@@ -85,6 +93,9 @@ export function serverJobPlan(): JobPlan {
     ingest: env.WORKER_IN_SERVER,
     samplerIntervalS: env.SAMPLER_INTERVAL_S,
     oracle: sampling,
+    // Wherever the stream is fed in-process (the demo, a self-hosted server with its loops); otherwise `npm run worker`
+    // or the cron route deliver.
+    alerts: env.WORKER_IN_SERVER || sampling,
     passWatchMs: env.PASS_WATCH_MS,
   };
 }

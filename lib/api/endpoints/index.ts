@@ -1,5 +1,6 @@
 // Every endpoint contract, in the order the OpenAPI document lists them. Each area owns its own file.
 import type { EndpointContract } from "../contract";
+import * as alerts from "./alerts";
 import * as auth from "./auth";
 import * as dashboard from "./dashboard";
 import * as oracle from "./oracle";
@@ -17,5 +18,6 @@ export const allEndpoints: EndpointContract[] = [
   ...predmktStream.endpoints,
   ...oracle.endpoints,
   ...oracleDisputes.endpoints,
+  ...alerts.endpoints,
   ...system.endpoints,
 ];

@@ -42,6 +42,15 @@ export const healthEndpoint = defineEndpoint({
           .describe("Stretches of the last 49 h of the trade tape the sampler could not read"),
       })
       .describe("Completeness of the sampled Polymarket data"),
+    alerts: z
+      .object({
+        depth: z.number().int().describe("Alert deliveries not yet delivered (pending or failed, awaiting a retry)"),
+        oldest_pending_age_s: z.number().int().nullable().describe("Age of the oldest undelivered one, seconds; null when none"),
+        dead: z.number().int().describe("Deliveries given up after their retries"),
+      })
+      .nullable()
+      .optional()
+      .describe("The alert delivery queue (docs/alerts.md); null when it could not be read"),
   }),
 });
 
