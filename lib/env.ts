@@ -135,6 +135,11 @@ const EnvSchema = z.object({
   ORACLE_TOP_VOTERS: int(200, 1, 10_000),
 
   SAMPLER_INTERVAL_S: int(0, 0, 3600),
+  // Wallet ledgers (docs/wallets.md): upstream pages one request may read before answering (the rest in the background),
+  // and the leaderboard job (interval 0 = off; it runs beside the sampler) with how many top wallets it completes.
+  WALLET_READ_PAGES: int(40, 1, 10_000),
+  WALLET_LEADERBOARD_INTERVAL_S: int(600, 0, 86_400),
+  WALLET_LEADERBOARD_TOP: int(20, 1, 50),
   // Whales across the platform (lib/sampler/whales.ts): open markets with at least this total volume (USD) get top holders.
   WHALE_MIN_VOLUME_USD: int(10_000, 0),
   // The live stream (docs/stream.md): the worker's websockets, the stream's limits and timings.

@@ -365,6 +365,31 @@ export class SimWallets {
     return value;
   }
 
+  private readonly newestFirst = new Map<LedgerWallet, LedgerEvent[]>();
+
+  /** Every row, newest first (cached). */
+  descending(wallet: LedgerWallet): LedgerEvent[] {
+    let list = this.newestFirst.get(wallet);
+    if (!list) this.newestFirst.set(wallet, (list = [...wallet.events].reverse()));
+    return list;
+  }
+
+  /** Rows in [from, to], newest first, by binary search over the cached list. */
+  between(wallet: LedgerWallet, from: number, to: number): LedgerEvent[] {
+    const list = this.descending(wallet);
+    const firstAtOrBelow = (t: number) => {
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid].at > t) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return list.slice(firstAtOrBelow(to), firstAtOrBelow(from - 1));
+  }
+
   /** Rows visible at `now` (nothing from the future), newest first. */
   visible(wallet: LedgerWallet, now: number): LedgerEvent[] {
     const out: LedgerEvent[] = [];
@@ -471,9 +496,16 @@ function activity(ctx: SimContext, wallets: SimWallets, q: URLSearchParams): Sim
   const wallet = wallets.byAddress.get(user);
   if (!wallet) return json([]);
   const marketSet = markets.length ? new Set(markets.map((m) => m.toLowerCase())) : null;
+  const plain = !types.length && !side && !marketSet && sortBy === "TIMESTAMP" && direction === "DESC";
+  if (plain)
+    return json(
+      wallets
+        .between(wallet, from, Math.min(now, end))
+        .slice(offset, offset + limit)
+        .map((e) => activityRow(ctx, wallet, e)),
+    );
   let rows = wallets
-    .visible(wallet, Math.min(now, end))
-    .filter((e) => e.at >= from)
+    .between(wallet, from, Math.min(now, end))
     .filter((e) => (types.length ? types.includes(e.type) : true))
     .filter((e) => (side ? e.side === side : true))
     .filter((e) => (marketSet ? e.market !== null && marketSet.has(ctx.world.markets[e.market].conditionId.toLowerCase()) : true));
