@@ -9,6 +9,7 @@ import { defaultOracleContext } from "@/lib/oracle/context";
 import { startOracleIndexerLoop } from "@/lib/oracle/indexer";
 import { startResolutionPublisher } from "@/lib/resolution/push";
 import { startWorker } from "@/lib/stream/ingest/worker";
+import { startLeaderboardLedgers } from "@/lib/wallets/jobs";
 
 async function main(): Promise<void> {
   if (env.embeddedDatabase) {
@@ -30,12 +31,14 @@ async function main(): Promise<void> {
   // Each new disputes answer's lifecycle transitions go to the live stream's `resolution` topic.
   const stopPublisher = startResolutionPublisher(oracle);
   console.log(`worker: oracle indexer every ${oracle.config.indexIntervalS} s`);
+  const stopWalletJobs = startLeaderboardLedgers();
   // The worker's timers are unref'd; this keeps the process alive until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   const shutdown = async () => {
     clearInterval(keepAlive);
     stopOracle();
     stopPublisher();
+    stopWalletJobs?.();
     await worker.stop();
     await closeDb();
     process.exit(0);

@@ -50,6 +50,13 @@ async function startOracleIndexer(): Promise<(() => void) | null> {
   };
 }
 
+// The leaderboard ledgers job (docs/wallets.md#leaderboard) runs beside the sampler (same switch).
+async function startWalletJobs(): Promise<(() => void) | null> {
+  if (env.SAMPLER_INTERVAL_S <= 0) return null;
+  const { startLeaderboardLedgers } = await import("@/lib/wallets/jobs");
+  return startLeaderboardLedgers();
+}
+
 async function boot(): Promise<void> {
   await getDb();
   const bridge = await startSocketBridge().catch((error) => {
@@ -58,6 +65,7 @@ async function boot(): Promise<void> {
   });
   const stopSampler = await startSampler();
   const stopOracleIndexer = await startOracleIndexer();
+  const stopWalletJobs = await startWalletJobs();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -65,6 +73,7 @@ async function boot(): Promise<void> {
     log.info("shutting down", { signal });
     stopSampler?.();
     stopOracleIndexer?.();
+    stopWalletJobs?.();
     // The last batch of usage counts, while the database and the shared store are still open (lib/keys/usage-meter.ts).
     await flushUsage();
     await bridge?.().catch(() => undefined);
