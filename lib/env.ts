@@ -161,6 +161,11 @@ const EnvSchema = z.object({
   // A server that runs no sampler checks this often (ms) for a pass another process ran, and computes its aggregates
   // at once so no reader pays for them (lib/server/jobs.ts); 0 turns it off.
   PASS_WATCH_MS: int(1000, 0, 60_000),
+  // Wallet ledgers (docs/wallets.md): upstream pages one request may read before answering (the rest in the background),
+  // and the leaderboard job (interval 0 = off; it runs beside the sampler) with how many top wallets it completes.
+  WALLET_READ_PAGES: int(40, 1, 10_000),
+  WALLET_LEADERBOARD_INTERVAL_S: int(600, 0, 86_400),
+  WALLET_LEADERBOARD_TOP: int(20, 1, 50),
   // Whales across the platform (lib/sampler/whales.ts): open markets with at least this total volume (USD) get top holders.
   WHALE_MIN_VOLUME_USD: int(10_000, 0),
   // The live stream (docs/stream.md): the worker's websockets, the stream's limits and timings.

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   await getDb();
   console.log(`worker: websockets ${env.POLYMARKET_RTDS_URL} and ${env.POLYMARKET_CLOB_WS_URL} (Ctrl-C to stop)`);
   // The ingest worker (with the sampler loop and its after-pass listeners) and the oracle indexer (lib/server/jobs.ts).
-  const jobs = await startJobs({ ingest: true, samplerIntervalS: env.SAMPLER_INTERVAL_S, oracle: true, alerts: true });
+  const jobs = await startJobs({ ingest: true, samplerIntervalS: env.SAMPLER_INTERVAL_S, oracle: true, alerts: true, walletLedgers: true });
   console.log(`worker: ${jobs.running.join("; ")}`);
   // The worker's timers are unref'd; this keeps the process alive until a signal.
   const keepAlive = setInterval(() => undefined, 1 << 30);

@@ -9,6 +9,7 @@ import * as clob from "@/lib/upstream/clob";
 import * as data from "@/lib/upstream/data";
 import * as gamma from "@/lib/upstream/gamma";
 import { defaultDeadline } from "@/lib/upstream/http";
+import { walletUrl } from "@/lib/upstream/ids";
 import type {
   NormalizedHolder,
   NormalizedHolderGroup,
@@ -33,6 +34,7 @@ export interface LiveMeta {
 export type LiveHolder = Pick<NormalizedHolder, "wallet" | "pseudonym" | "name" | "shares" | "avg_price" | "verified"> & {
   outcome: string;
   outcome_index: number;
+  wallet_url: string;
 };
 
 export interface LiveHolderGroup {
@@ -43,7 +45,7 @@ export interface LiveHolderGroup {
 }
 
 /** A trade as the -live bodies show it: the normalised trade without the fields the contract leaves out. */
-export type LiveTrade = Omit<NormalizedTrade, "market_slug" | "name" | "timestamp_s">;
+export type LiveTrade = Omit<NormalizedTrade, "market_slug" | "name" | "timestamp_s"> & { wallet_url: string };
 
 export interface LiveSeries {
   market_id: string;
@@ -145,6 +147,7 @@ function holderGroups(market: NormalizedMarket, groups: NormalizedHolderGroup[],
       token_id: outcome.token_id,
       holders: (group?.holders ?? []).slice(0, limit).map((h) => ({
         wallet: h.wallet,
+        wallet_url: walletUrl(h.wallet),
         pseudonym: h.pseudonym,
         name: h.name,
         outcome: outcome.name,
@@ -173,6 +176,7 @@ function liveTrade(trade: NormalizedTrade, marketIdByCondition: Map<string, stri
     shares: trade.shares,
     usd_size: trade.usd_size,
     wallet: trade.wallet,
+    wallet_url: walletUrl(trade.wallet),
     pseudonym: trade.pseudonym,
     timestamp: trade.timestamp,
   };

@@ -154,6 +154,7 @@ export const TradeSchema = z
     shares: z.number(),
     usd_size: z.number(),
     wallet: z.string(),
+    wallet_url: z.string().describe("This wallet's resource: /api/predmkt/wallets/{address} (docs/wallets.md)"),
     pseudonym: z.string().nullable(),
     timestamp: isoTime,
   })
@@ -171,6 +172,7 @@ export const AbnormalTradeSchema = TradeSchema.extend({
 export const WhaleSchema = z
   .object({
     wallet: z.string(),
+    wallet_url: z.string().describe("This wallet's resource: /api/predmkt/wallets/{address} (docs/wallets.md)"),
     pseudonym: z.string().nullable(),
     market_id: z.string(),
     condition_id: z.string(),

@@ -16,6 +16,7 @@ import { recentTapeGaps } from "@/lib/sampled/tape-gaps";
 import { asOf, sampledMeta } from "./meta";
 import { oncePerPass } from "./per-pass";
 import { tradeContexts } from "@/lib/resolution/move-context";
+import { walletUrl } from "@/lib/upstream/ids";
 
 type TradeBody = z.infer<typeof TradeSchema>;
 type AbnormalBody = z.infer<typeof AbnormalTradeSchema>;
@@ -57,6 +58,7 @@ export function tradeBody(t: TradeRow): TradeBody {
     shares: t.shares,
     usd_size: roundUsd(t.usd_size),
     wallet: t.wallet,
+    wallet_url: walletUrl(t.wallet),
     pseudonym: t.pseudonym,
     timestamp: t.timestamp.toISOString(),
   };

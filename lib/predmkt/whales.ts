@@ -4,6 +4,7 @@ import { rankWhales } from "@/lib/analytics/whales";
 import { getDb } from "@/lib/db/client";
 import { asOf, sampledMeta } from "./meta";
 import { oncePerPass } from "./per-pass";
+import { walletUrl } from "@/lib/upstream/ids";
 
 /** The endpoint's largest `limit`: each ranking is computed once per pass at that length and cut per request. */
 const MAX_WHALES = 500;
@@ -57,7 +58,7 @@ export async function listWhales(query: WhaleQuery) {
     );
     const oldest = rows.reduce<Date | null>((o, r) => (o === null || r.sampled_at < o ? r.sampled_at : o), null);
     return {
-      rows: rankWhales(rows, MAX_WHALES).map((r) => ({ ...r, sampled_at: r.sampled_at.toISOString() })),
+      rows: rankWhales(rows, MAX_WHALES).map((r) => ({ ...r, wallet_url: walletUrl(r.wallet), sampled_at: r.sampled_at.toISOString() })),
       oldest: oldest ? oldest.toISOString() : null,
     };
   });

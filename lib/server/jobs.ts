@@ -35,6 +35,8 @@ export interface JobPlan {
   oracle?: boolean;
   /** The alert worker: matches stored stream events to subscriptions and delivers webhooks (docs/alerts.md). */
   alerts?: boolean;
+  /** The job that completes the ledgers of the leaderboard's top wallets (docs/wallets.md "Leaderboard"). */
+  walletLedgers?: boolean;
   /**
    * In a process that serves readers but runs no sampler, compute the aggregates of a pass another process ran (the
    * worker, `npm run sampler`, a cron instance) as soon as it is seen, every this many ms (0: never; readers pay).
@@ -72,6 +74,14 @@ export async function startJobs(plan: JobPlan): Promise<Jobs> {
     stops.push(startResolutionPublisher(ctx));
     running.push(`oracle indexer every ${ctx.config.indexIntervalS} s, resolution publisher`);
   }
+  if (plan.walletLedgers) {
+    const { startLeaderboardLedgers } = await import("@/lib/wallets/jobs");
+    const stop = startLeaderboardLedgers();
+    if (stop) {
+      stops.push(stop);
+      running.push("leaderboard wallet ledgers");
+    }
+  }
   if (plan.alerts) {
     const { startAlerts } = await import("@/lib/alerts/worker");
     const alerts = startAlerts();
@@ -96,6 +106,7 @@ export function serverJobPlan(): JobPlan {
     // Wherever the stream is fed in-process (the demo, a self-hosted server with its loops); otherwise `npm run worker`
     // or the cron route deliver.
     alerts: env.WORKER_IN_SERVER || sampling,
+    walletLedgers: sampling,
     passWatchMs: env.PASS_WATCH_MS,
   };
 }

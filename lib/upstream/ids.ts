@@ -11,6 +11,11 @@ export const CONDITION_ID_PATTERN = /^0x(?:[0-9a-fA-F]{62}|[0-9a-fA-F]{64})$/;
 /** Human description of the accepted condition id forms (OpenAPI descriptions, 400 details). */
 export const CONDITION_ID_FORMS = "0x + 64 hex (V1), or 0x + 62 hex (V2, also accepted padded to 64 with a trailing 00)";
 
+/** A wallet's resource in this API (docs/wallets.md): every wallet shown anywhere links to it. */
+export function walletUrl(address: string): string {
+  return `/api/predmkt/wallets/${address.toLowerCase()}`;
+}
+
 /** Gamma market ids are decimal strings. */
 export const MARKET_ID_PATTERN = /^\d{1,20}$/;
 

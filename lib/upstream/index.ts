@@ -8,6 +8,7 @@
 //   data.getHolders(conditionId, limit)     one group per outcome token
 //   data.getPositions(user, {...})
 //   data.getOpenInterest(conditionIds)      USDC per market, ≤ 20 ids a request
+//   wallets.listActivity(user, {start, end, offset}), getValue, getTraded, getLeaderboard  (lib/upstream/wallets.ts)
 //   clob.getPricesHistory(tokenId, {interval|startTs/endTs, fidelity, closed})
 //   clob.parseMarketWsMessage(frame)
 //
@@ -18,8 +19,9 @@
 import * as clob from "./clob";
 import * as data from "./data";
 import * as gamma from "./gamma";
+import * as wallets from "./wallets";
 
-export { clob, data, gamma };
+export { clob, data, gamma, wallets };
 export { type Cached, type CacheStatus, cachedLoad, clearLocalCache, STALE_MAX_AGE_S } from "./cache";
 export { droppedSinceStart } from "./dropped";
 export { countRequests, endpointKey } from "./governor";

@@ -12,6 +12,7 @@ import type { SimContext, SimRequest, SimResponse } from "./http-types";
 import { PriceModel } from "./prices";
 import { applyV2Share, PLAIN_UPSTREAM, parseReality, type Reality } from "./reality";
 import { Throttle, type ThrottleStats } from "./throttle";
+import { handleWalletData } from "./wallets";
 import { World, type Scale } from "./world";
 import { startWebsockets } from "./ws";
 
@@ -244,7 +245,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const route = (api: string, req: SimRequest): SimResponse => {
     const ctx = context();
     if (api === "gamma") return handleGamma(ctx, req);
-    if (api === "data") return handleData(ctx, req);
+    if (api === "data") return handleWalletData(ctx, req) ?? handleData(ctx, req);
     return handleClob(ctx, req);
   };
 

@@ -9,6 +9,7 @@ import * as predmktLive from "./predmkt-live";
 import * as predmktSampled from "./predmkt-sampled";
 import * as predmktStream from "./predmkt-stream";
 import * as system from "./system";
+import * as wallets from "./wallets";
 
 export const allEndpoints: EndpointContract[] = [
   ...auth.endpoints,
@@ -16,6 +17,7 @@ export const allEndpoints: EndpointContract[] = [
   ...predmktSampled.endpoints,
   ...predmktLive.endpoints,
   ...predmktStream.endpoints,
+  ...wallets.endpoints,
   ...oracle.endpoints,
   ...oracleDisputes.endpoints,
   ...alerts.endpoints,

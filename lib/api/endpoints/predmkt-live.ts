@@ -22,6 +22,8 @@ export const LiveMetaSchema = MetaSchema.extend({
 export const LiveHolderSchema = z
   .object({
     wallet: z.string().describe("Proxy wallet address"),
+    wallet_url: z.string().describe("This wallet's resource: /api/predmkt/wallets/{address} (docs/wallets.md)"),
+
     pseudonym: z.string().nullable().describe("Polymarket's public pseudonym; null when the user hides it"),
     name: z.string().nullable().describe("Display name, when set"),
     outcome: z.string(),
@@ -60,6 +62,7 @@ export const LiveTradeSchema = z
     shares: z.number(),
     usd_size: z.number().describe("shares × price, USD"),
     wallet: z.string(),
+    wallet_url: z.string().describe("This wallet's resource: /api/predmkt/wallets/{address} (docs/wallets.md)"),
     pseudonym: z.string().nullable(),
     timestamp: z.string().describe("ISO 8601 UTC"),
   })

@@ -97,7 +97,7 @@ export function jsonStringArray(kind: "text" | "token") {
 // trade without a price) must not cost the rest of the page: it is dropped and reported, and the page is used.
 // Polymarket's own ts-sdk does the same for markets it cannot represent (gamma/market.ts `SkippableMarketSchema`).
 
-export type DroppedKind = "event" | "market" | "tag" | "trade" | "holder" | "position" | "open_interest";
+export type DroppedKind = "event" | "market" | "tag" | "trade" | "holder" | "position" | "open_interest" | "activity" | "leaderboard";
 
 export interface DroppedItem {
   kind: DroppedKind;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { operations, paths } from "@/client/openapi";
 import { type Stack, startStack } from "../../helpers/stack";
 import { formatReport, fuzzContract, type OpenApiDocument } from "./contract-fuzzer";
+import { ledgerWalletAddress } from "@/sim/polymarket/wallets";
 
 let stack: Stack;
 const METRICS_TOKEN = "contract-test-metrics-token-0123456789abcdef";
@@ -111,6 +112,23 @@ describe("a client generated from the OpenAPI document", () => {
           headers,
           params: { path: { slug }, query: { interval: "1w", markets: 2 } },
         }),
+      getApiPredmktWalletsAddress: () =>
+        client.GET("/api/predmkt/wallets/{address}", {
+          headers,
+          params: { path: { address: ledgerWalletAddress(4).toUpperCase().replace("0X", "0x") } },
+        }),
+      getApiPredmktWalletsAddressPositions: () =>
+        client.GET("/api/predmkt/wallets/{address}/positions", {
+          headers,
+          params: { path: { address: ledgerWalletAddress(0) }, query: { status: "all", limit: 5 } },
+        }),
+      getApiPredmktWalletsAddressActivity: () =>
+        client.GET("/api/predmkt/wallets/{address}/activity", {
+          headers,
+          params: { path: { address: ledgerWalletAddress(0) }, query: { type: "REDEEM", limit: 3 } },
+        }),
+      getApiPredmktLeaderboard: () =>
+        client.GET("/api/predmkt/leaderboard", { headers, params: { query: { window: "all", order: "pnl", limit: 5 } } }),
       getApiPredmktStream: () =>
         client.GET("/api/predmkt/stream", { headers, params: { query: { topics: "trades,ticks", event: slug } }, parseAs: "stream" }),
       getApiOracleSummary: () => client.GET("/api/oracle/summary", { headers }),

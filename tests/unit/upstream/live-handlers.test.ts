@@ -51,6 +51,7 @@ describe("GET /api/predmkt/markets/{id}/holders-live", () => {
     expect(body.data[1].holders).toHaveLength(3);
     expect(body.data[1].holders[0]).toEqual({
       wallet: expected[1].holders[0].proxyWallet,
+      wallet_url: `/api/predmkt/wallets/${expected[1].holders[0].proxyWallet.toLowerCase()}`,
       pseudonym: expected[1].holders[0].pseudonym,
       name: expected[1].holders[0].name,
       outcome: "No",
