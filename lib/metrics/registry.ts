@@ -20,6 +20,10 @@ interface Metrics {
   samplerPassSeconds: Histogram<"status">;
   samplerLagSeconds: Gauge;
   oracleIndexLagSeconds: Gauge;
+  feedMessages: Counter<"feed" | "type" | "outcome">;
+  workerSockets: Gauge<"feed">;
+  workerTokens: Gauge;
+  workerSocketCloses: Counter<"feed" | "code">;
 }
 
 const globalForMetrics = globalThis as unknown as { __predmktMetrics?: Metrics };
@@ -89,6 +93,29 @@ function create(): Metrics {
     oracleIndexLagSeconds: new Gauge({
       name: "predmkt_oracle_index_lag_seconds",
       help: "Seconds since the oracle indexer last built its answers (any process), read at scrape; -1 when it never ran",
+      registers,
+    }),
+    feedMessages: new Counter({
+      name: "predmkt_feed_messages_total",
+      help: "Live feed messages the ingest worker read, by feed (rtds, market), message type and outcome (parsed, failed, ignored)",
+      labelNames: ["feed", "type", "outcome"],
+      registers,
+    }),
+    workerSockets: new Gauge({
+      name: "predmkt_worker_sockets",
+      help: "Upstream websockets the ingest worker holds open or is opening, by feed",
+      labelNames: ["feed"],
+      registers,
+    }),
+    workerTokens: new Gauge({
+      name: "predmkt_worker_subscribed_tokens",
+      help: "Market-channel tokens the ingest worker subscribes (capped by WORKER_MAX_TOKENS)",
+      registers,
+    }),
+    workerSocketCloses: new Counter({
+      name: "predmkt_worker_socket_closes_total",
+      help: "Upstream websocket closes seen by the ingest worker, by feed and close code (1013 = slow consumer)",
+      labelNames: ["feed", "code"],
       registers,
     }),
   };
