@@ -22,6 +22,10 @@ interface Metrics {
   oracleIndexLagSeconds: Gauge;
   alerts: Counter<"outcome" | "event_type">;
   alertLatencySeconds: Histogram<"event_type">;
+  feedMessages: Counter<"feed" | "type" | "outcome">;
+  workerSockets: Gauge<"feed">;
+  workerTokens: Gauge;
+  workerSocketCloses: Counter<"feed" | "code">;
 }
 
 const globalForMetrics = globalThis as unknown as { __predmktMetrics?: Metrics };
@@ -104,6 +108,29 @@ function create(): Metrics {
       help: "Time from a stream event being stored to its webhook being answered 2xx, by event type",
       labelNames: ["event_type"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600],
+      registers,
+    }),
+    feedMessages: new Counter({
+      name: "predmkt_feed_messages_total",
+      help: "Live feed messages the ingest worker read, by feed (rtds, market), message type and outcome (parsed, failed, ignored)",
+      labelNames: ["feed", "type", "outcome"],
+      registers,
+    }),
+    workerSockets: new Gauge({
+      name: "predmkt_worker_sockets",
+      help: "Upstream websockets the ingest worker holds open or is opening, by feed",
+      labelNames: ["feed"],
+      registers,
+    }),
+    workerTokens: new Gauge({
+      name: "predmkt_worker_subscribed_tokens",
+      help: "Market-channel tokens the ingest worker subscribes (capped by WORKER_MAX_TOKENS)",
+      registers,
+    }),
+    workerSocketCloses: new Counter({
+      name: "predmkt_worker_socket_closes_total",
+      help: "Upstream websocket closes seen by the ingest worker, by feed and close code (1013 = slow consumer)",
+      labelNames: ["feed", "code"],
       registers,
     }),
   };

@@ -10,6 +10,7 @@ import * as data from "@/lib/upstream/data";
 import * as gamma from "@/lib/upstream/gamma";
 import { defaultDeadline } from "@/lib/upstream/http";
 import { walletUrl } from "@/lib/upstream/ids";
+import { canonicalConditionId } from "@/lib/upstream/ids";
 import type {
   NormalizedHolder,
   NormalizedHolderGroup,
@@ -67,17 +68,35 @@ export interface LiveBody<T> {
   maxAgeS: number;
 }
 
-function liveBody<T>(cached: Cached<T>, extra: Partial<LiveMeta> = {}): LiveBody<T> {
+function liveBody<T>(cached: Cached<T>, extra: Partial<LiveMeta> = {}, producedAtMs?: number): LiveBody<T> {
+  // `as_of` is when the upstream produced the data (a CDN's `Age` taken off our fetch time), not when we asked
+  // (docs/upstream-live.md, "Fresh Data API reads"); `age_s` counts from there.
+  const asOf = Math.min(cached.fetchedAt, producedAtMs ?? Infinity);
   return {
     data: cached.value,
     meta: {
       source: "live",
-      as_of: new Date(cached.fetchedAt).toISOString(),
+      as_of: new Date(asOf).toISOString(),
       cache: cached.cache,
-      age_s: cached.ageS,
+      age_s: Math.max(cached.ageS, Math.floor((Date.now() - asOf) / 1000)),
       ...extra,
     },
     maxAgeS: cached.ttlRemainingS,
+  };
+}
+
+/** A loaded value with the time its oldest Data API part was produced upstream. */
+interface Produced<T> {
+  value: T;
+  producedAtMs: number;
+}
+
+/** Call options for Data API reads behind a `-live` answer: fresh (cache-busted), and the oldest part's age noted. */
+function freshReads(deadline: number) {
+  const seen = { producedAtMs: Date.now() };
+  return {
+    seen,
+    options: { deadline, fresh: true, onProducedAt: (ms: number) => void (seen.producedAtMs = Math.min(seen.producedAtMs, ms)) },
   };
 }
 
@@ -164,7 +183,7 @@ function liveTrade(trade: NormalizedTrade, marketIdByCondition: Map<string, stri
   return {
     id: trade.id,
     tx_hash: trade.tx_hash,
-    market_id: trade.market_id ?? marketIdByCondition.get(trade.condition_id.toLowerCase()) ?? null,
+    market_id: trade.market_id ?? marketIdByCondition.get(canonicalConditionId(trade.condition_id)) ?? null,
     condition_id: trade.condition_id,
     token_id: trade.token_id,
     event_slug: trade.event_slug ?? fallbackEventSlug,
@@ -182,8 +201,12 @@ function liveTrade(trade: NormalizedTrade, marketIdByCondition: Map<string, stri
   };
 }
 
-async function fetchHolderGroups(market: NormalizedMarket, limit: number, deadline: number): Promise<LiveHolderGroup[]> {
-  const groups = market.condition_id ? await data.getHolders(market.condition_id, limit, { deadline }) : [];
+async function fetchHolderGroups(
+  market: NormalizedMarket,
+  limit: number,
+  options: { deadline: number; fresh?: boolean; onProducedAt?: (ms: number) => void },
+): Promise<LiveHolderGroup[]> {
+  const groups = market.condition_id ? await data.getHolders(market.condition_id, limit, options) : [];
   return holderGroups(market, groups, limit);
 }
 
@@ -193,9 +216,12 @@ export async function getHoldersLive(id: string, query: { limit: number }): Prom
   const cached = await cachedLive(`live:holders:${id.toLowerCase()}:${query.limit}`, LIVE_TTL_S.holders, async () => {
     const deadline = defaultDeadline();
     const market = await resolveMarket(id, deadline);
-    return fetchHolderGroups(market, query.limit, deadline);
+    const reads = freshReads(deadline);
+    const value = await fetchHolderGroups(market, query.limit, reads.options);
+    return { value, producedAtMs: reads.seen.producedAtMs } satisfies Produced<LiveHolderGroup[]>;
   });
-  return liveBody(cached, { limit: query.limit, count: cached.value.length });
+  const groups = cached.value.value;
+  return liveBody({ ...cached, value: groups }, { limit: query.limit, count: groups.length }, cached.value.producedAtMs);
 }
 
 /** The largest `limit` the trade feeds accept: upstream pages are fetched at this size and cut per caller. */
@@ -209,8 +235,9 @@ export async function getMarketActivityLive(
 ): Promise<LiveBody<MarketActivity>> {
   // Trades are fetched at the largest `trades_limit` and cut per caller, so that parameter never splits the cache.
   const key = `live:market-activity:${id.toLowerCase()}:${query.holders_limit}`;
-  const cached = await cachedLive(key, LIVE_TTL_S.marketActivity, async (): Promise<MarketActivity> => {
+  const cached = await cachedLive(key, LIVE_TTL_S.marketActivity, async (): Promise<Produced<MarketActivity>> => {
     const deadline = defaultDeadline();
+    const reads = freshReads(deadline);
     const market = await resolveMarket(id, deadline);
     if (!market.condition_id) {
       throw upstreamError(
@@ -222,18 +249,19 @@ export async function getMarketActivityLive(
     }
     // Independent upstream calls: run them side by side.
     const [holders, trades] = await Promise.all([
-      fetchHolderGroups(market, query.holders_limit, deadline),
-      data.listTrades({ market: market.condition_id, limit: TRADES_MAX_LIMIT }, { deadline }),
+      fetchHolderGroups(market, query.holders_limit, reads.options),
+      data.listTrades({ market: market.condition_id, limit: TRADES_MAX_LIMIT }, reads.options),
     ]);
-    const byCondition = new Map([[market.condition_id.toLowerCase(), market.id]]);
-    return {
+    const byCondition = new Map([[canonicalConditionId(market.condition_id), market.id]]);
+    const value = {
       market: { id: market.id, condition_id: market.condition_id, question: market.question },
       holders,
       trades: trades.trades.slice(0, TRADES_MAX_LIMIT).map((t) => liveTrade(t, byCondition, market.event_slug)),
     };
+    return { value, producedAtMs: reads.seen.producedAtMs };
   });
-  const value = { ...cached.value, trades: cached.value.trades.slice(0, query.trades_limit) };
-  return liveBody({ ...cached, value }, { count: value.trades.length });
+  const value = { ...cached.value.value, trades: cached.value.value.trades.slice(0, query.trades_limit) };
+  return liveBody({ ...cached, value }, { count: value.trades.length }, cached.value.producedAtMs);
 }
 
 export async function getEventActivityLive(
@@ -245,17 +273,19 @@ export async function getEventActivityLive(
   // each costing a fresh one. The size filter therefore applies to the event's latest TRADES_MAX_LIMIT trades.
   const minUsd = query.min_usd ?? 0;
   const key = `live:event-activity:${slug}:${query.side ?? "both"}`;
-  const cached = await cachedLive(key, LIVE_TTL_S.eventActivity, async () => {
+  const cached = await cachedLive(key, LIVE_TTL_S.eventActivity, async (): Promise<Produced<LiveTrade[]>> => {
     const deadline = defaultDeadline();
     const event = await resolveEvent(slug, deadline);
-    if (event.markets.length === 0) return [];
-    const page = await data.listTrades({ eventId: event.id, side: query.side, limit: TRADES_MAX_LIMIT }, { deadline });
-    const byCondition = new Map(event.markets.filter((m) => m.condition_id).map((m) => [m.condition_id!.toLowerCase(), m.id]));
+    if (event.markets.length === 0) return { value: [], producedAtMs: Date.now() };
+    const reads = freshReads(deadline);
+    const page = await data.listTrades({ eventId: event.id, side: query.side, limit: TRADES_MAX_LIMIT }, reads.options);
+    const byCondition = new Map(event.markets.filter((m) => m.condition_id).map((m) => [canonicalConditionId(m.condition_id!), m.id]));
     // The side filter was applied (upstream and again in listTrades) before any limit; `min_usd` is applied per caller.
-    return page.trades.slice(0, TRADES_MAX_LIMIT).map((t) => liveTrade(t, byCondition, event.slug));
+    const value = page.trades.slice(0, TRADES_MAX_LIMIT).map((t) => liveTrade(t, byCondition, event.slug));
+    return { value, producedAtMs: reads.seen.producedAtMs };
   });
-  const trades = cached.value.filter((t) => t.usd_size >= minUsd).slice(0, query.limit);
-  return liveBody({ ...cached, value: trades }, { limit: query.limit, count: trades.length });
+  const trades = cached.value.value.filter((t) => t.usd_size >= minUsd).slice(0, query.limit);
+  return liveBody({ ...cached, value: trades }, { limit: query.limit, count: trades.length }, cached.value.producedAtMs);
 }
 
 export async function getEventHistoryLive(

@@ -2,6 +2,7 @@
 // few hundred rows so one statement never blocks PGlite's event loop for long, and without interactive transactions
 // (every statement is safe to repeat, so a pass killed between two statements loses nothing and the next carries on).
 import type { Db } from "@/lib/db/client";
+import { canonicalConditionId, conditionIdForms } from "@/lib/upstream/ids";
 import type { NormalizedEvent, NormalizedTrade } from "@/lib/upstream/types";
 import { eventCategory } from "./category";
 import { RAW_RESOLUTION_S, STORAGE_TIERS } from "@/lib/sampled/tiers";
@@ -255,19 +256,22 @@ export async function writeTrades(db: Db, trades: readonly NormalizedTrade[], co
   let inserted = 0;
   for (const chunk of chunks(trades, config.chunkSize)) {
     inserted += await db.$executeRawUnsafe(
+      // The fill key is the id (one identity across sources); DO NOTHING without a target also skips a fill whose
+      // key a row stored under an older id already holds. Markets keep Gamma's spelling of a condition id, so the
+      // join tries both spellings of the trade's canonical one (docs/upstream-live.md, "Condition ids").
       `INSERT INTO trades (id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size,
-                           wallet, pseudonym, timestamp)
+                           wallet, pseudonym, timestamp, fill_key)
        SELECT u.id, u.tx_hash, u.condition_id, COALESCE(u.market_id, m.id), u.outcome, u.outcome_index, u.side, u.price,
-              u.shares, u.usd_size, u.wallet, u.pseudonym, u.timestamp
+              u.shares, u.usd_size, u.wallet, u.pseudonym, u.timestamp, u.id
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::float8[],
-                   $9::float8[], $10::float8[], $11::text[], $12::text[], $13::timestamptz[])
+                   $9::float8[], $10::float8[], $11::text[], $12::text[], $13::timestamptz[], $14::text[])
             AS u(id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size, wallet,
-                 pseudonym, timestamp)
-       LEFT JOIN markets m ON m.condition_id = lower(u.condition_id)
-       ON CONFLICT (id) DO NOTHING`,
+                 pseudonym, timestamp, condition_alt)
+       LEFT JOIN LATERAL (SELECT mm.id FROM markets mm WHERE mm.condition_id IN (u.condition_id, u.condition_alt) LIMIT 1) m ON true
+       ON CONFLICT DO NOTHING`,
       chunk.map((t) => t.id),
       chunk.map((t) => t.tx_hash ?? ""),
-      chunk.map((t) => t.condition_id),
+      chunk.map((t) => canonicalConditionId(t.condition_id)),
       chunk.map((t) => t.market_id),
       chunk.map((t) => t.outcome),
       chunk.map((t) => t.outcome_index),
@@ -278,6 +282,7 @@ export async function writeTrades(db: Db, trades: readonly NormalizedTrade[], co
       chunk.map((t) => t.wallet),
       chunk.map((t) => t.pseudonym || null),
       chunk.map((t) => t.timestamp),
+      chunk.map((t) => conditionIdForms(t.condition_id).find((f) => f !== canonicalConditionId(t.condition_id)) ?? null),
     );
   }
   return inserted;
@@ -307,7 +312,7 @@ export async function replaceWhales(
   const at = sampledAt.toISOString();
   let written = 0;
   for (const chunk of chunks(
-    uniqueBy(rows, (r) => `${r.wallet}|${r.token_id}`),
+    uniqueBy(rows, (r) => `${r.wallet.toLowerCase()}|${r.token_id}`),
     config.chunkSize,
   )) {
     written += await db.$executeRawUnsafe(
@@ -319,7 +324,8 @@ export async function replaceWhales(
          question = excluded.question, outcome = excluded.outcome, outcome_index = excluded.outcome_index,
          pseudonym = excluded.pseudonym, shares = excluded.shares, entry_price = excluded.entry_price,
          sampled_at = excluded.sampled_at`,
-      chunk.map((r) => r.wallet),
+      // Wallets stored in one form (lower case) whatever the source sent.
+      chunk.map((r) => r.wallet.toLowerCase()),
       chunk.map((r) => r.token_id),
       chunk.map((r) => r.market_id),
       chunk.map((r) => r.condition_id),

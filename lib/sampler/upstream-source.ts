@@ -8,6 +8,8 @@ const deadline = () => ({ deadline: Date.now() + DEFAULT_CONFIG.requestDeadlineM
 
 export const upstreamSource: SamplerSource = {
   eventsPage: (cursor, limit) => gamma.listEventsPage({ cursor, limit }, deadline()),
-  tapePage: (cursor, limit) => data.listTrades({ version: "v2", cursor, limit, takerOnly: true }, deadline()),
+  // The first page is the tape's newest: read past the Data API's per-URL CDN cache (docs/upstream-live.md).
+  tapePage: (cursor, limit) =>
+    data.listTrades({ version: "v2", cursor, limit, takerOnly: true }, { ...deadline(), fresh: cursor === null }),
   holders: (conditionId, limit) => data.getHolders(conditionId, limit, deadline()),
 };

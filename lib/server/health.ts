@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { recentTapeGaps } from "@/lib/sampled/tape-gaps";
+import { type FeedHealthReport, readFeedHealth } from "@/lib/stream/ingest/drift";
 import { withTimeout } from "@/lib/timeout";
 import { droppedSinceStart } from "@/lib/upstream";
 import packageJson from "@/package.json";
@@ -62,19 +63,38 @@ async function alertQueue() {
   }
 }
 
+/** The ingest worker's live-feed parse report (docs/stream.md, "Feed drift"), wherever the worker runs. */
+async function liveFeeds(): Promise<FeedHealthReport | null> {
+  try {
+    return await withTimeout(
+      getDb().then((db) => readFeedHealth(db)),
+      DB_TIMEOUT_MS,
+    );
+  } catch (error) {
+    log.warn("live feed health check failed", errorFields(error));
+    return null;
+  }
+}
+
 export async function healthReport() {
   const [database, rateLimitStore] = await Promise.all([checkDatabase(), checkRateLimitStore()]);
   const upstream = database.ok
     ? await upstreamCompleteness()
     : { last_pass: null, dropped_items_since_start: droppedSinceStart(), tape_gaps: [] };
-  // A rate-limit store outage degrades (limits fall back to per-instance counting); a database outage is down.
-  const status = !database.ok ? ("down" as const) : !rateLimitStore.ok ? ("degraded" as const) : ("ok" as const);
+  const feeds = database.ok ? await liveFeeds() : null;
+  // A rate-limit store outage degrades (limits fall back to per-instance counting); so does a live feed whose messages
+  // mostly fail to parse (live ingest is off for it); a database outage is down.
+  const status = !database.ok
+    ? ("down" as const)
+    : !rateLimitStore.ok || (feeds && !feeds.healthy)
+      ? ("degraded" as const)
+      : ("ok" as const);
   return {
     status,
     version: packageJson.version,
     time: new Date().toISOString(),
     checks: { database, rate_limit_store: rateLimitStore },
-    upstream,
+    upstream: { ...upstream, live_feeds: feeds },
     alerts: database.ok ? await alertQueue() : null,
   };
 }

@@ -1,6 +1,7 @@
 // CLOB client: price history; plus the parser for the market WebSocket's messages.
 import { fetchUpstream } from "./http";
 import { PricesHistorySchema, WsMessageSchema } from "./schemas";
+import { WS_MARKET_SCHEMAS } from "./schemas/clob";
 import type { NormalizedWsMessage, PriceHistoryInterval, PricePoint, UpstreamCallOptions } from "./types";
 
 /** Resolution (minutes) per interval: enough points for a chart without thousands of them. */
@@ -54,6 +55,43 @@ export async function getPricesHistory(
  * Parses one frame of the CLOB market WebSocket. Frames may hold one event or an array of them; the text `PONG`
  * heartbeat and event types we do not use (book, tick_size_change, ...) yield nothing.
  */
+/** One market-channel item that could not be read: its `event_type` and why (counted as feed drift). */
+export interface WsParseFailure {
+  type: string;
+  reason: string;
+  sample: unknown;
+}
+
+/**
+ * Parses one market-channel frame (an object, or an array of them as the initial book dump is sent) by its
+ * `event_type`. Items of a known type that do not parse are returned as failures (drift: a renamed field), never
+ * dropped silently; an unknown `event_type` is reported as `ignored`.
+ */
+export function parseMarketWsFrame(frame: unknown): { messages: NormalizedWsMessage[]; failures: WsParseFailure[]; ignored: string[] } {
+  const items = Array.isArray(frame) ? frame : [frame];
+  const messages: NormalizedWsMessage[] = [];
+  const failures: WsParseFailure[] = [];
+  const ignored: string[] = [];
+  for (const item of items) {
+    const type = item && typeof item === "object" ? (item as { event_type?: unknown }).event_type : undefined;
+    const schema = typeof type === "string" ? WS_MARKET_SCHEMAS[type as keyof typeof WS_MARKET_SCHEMAS] : undefined;
+    if (!schema) {
+      if (typeof type === "string") ignored.push(type);
+      else failures.push({ type: "(no event_type)", reason: "no event_type", sample: item });
+      continue;
+    }
+    const parsed = schema.safeParse(item);
+    if (parsed.success) messages.push(parsed.data);
+    else
+      failures.push({
+        type: String(type),
+        reason: parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "),
+        sample: item,
+      });
+  }
+  return { messages, failures, ignored };
+}
+
 export function parseMarketWsMessage(frame: unknown): NormalizedWsMessage[] {
   let value: unknown = frame;
   if (typeof frame === "string") {

@@ -66,7 +66,11 @@ export async function listTrades(params: ListTradesParams = {}, options: Upstrea
         filterAmount: cash,
       };
   const path = v2 ? "/v2/trades" : "/trades";
-  const body = await fetchUpstream({ host: "data", path, query }, ListBodySchema, { deadline: options.deadline });
+  const body = await fetchUpstream({ host: "data", path, query }, ListBodySchema, {
+    deadline: options.deadline,
+    fresh: options.fresh,
+    onProducedAt: options.onProducedAt,
+  });
   const parsed = parseTrades(body!.rows);
   const trades = parsed.items
     .filter((t) => (params.side ? t.side === params.side : true))
@@ -98,7 +102,7 @@ async function holdersV2(conditionId: string, limit: number, options: UpstreamCa
         query: { condition: conditionId, limit: Math.min(limit, V2_HOLDERS_PNL_MAX), include_pnl: true, cursor: cursor ?? undefined },
       },
       ListBodySchema,
-      { deadline: options.deadline, nullOnStatus: [401, 403, 404] },
+      { deadline: options.deadline, nullOnStatus: [401, 403, 404], fresh: options.fresh, onProducedAt: options.onProducedAt },
     );
     if (body === null) return null;
     rows.push(...body.rows);
@@ -125,7 +129,7 @@ export async function getHolders(conditionId: string, limit = 20, options: Upstr
   rows ??= (await fetchUpstream(
     { host: "data", path: "/holders", query: { market: conditionId, limit: Math.min(limit, V1_HOLDERS_MAX) } },
     ListBodySchema,
-    { deadline: options.deadline },
+    { deadline: options.deadline, fresh: options.fresh, onProducedAt: options.onProducedAt },
   ))!.rows;
   const parsed = parseHolderGroups(rows);
   reportDropped(parsed.dropped, "data holders");

@@ -30,6 +30,20 @@ export interface FetchOptions {
   allowNotFound?: boolean;
   /** Answer null for these statuses (e.g. 401/403/404 of an endpoint with a fallback) instead of failing. */
   nullOnStatus?: readonly number[];
+  /**
+   * A read that must be fresh: each HTTP attempt carries a changing `_` parameter, because the Data API's CDN caches
+   * answers per URL for 300 s and ignores request no-cache headers (docs/upstream-live.md, "Fresh Data API reads").
+   */
+  fresh?: boolean;
+  /** Told when the answer was produced upstream: now minus its `Age` header (the seconds a CDN held it), else now. */
+  onProducedAt?: (ms: number) => void;
+}
+
+let bustCounter = 0;
+/** The URL with a cache-buster no other request carries. */
+export function withCacheBuster(url: string): string {
+  bustCounter = (bustCounter + 1) % 1_000_000;
+  return `${url}${url.includes("?") ? "&" : "?"}_=${Date.now()}${String(bustCounter).padStart(6, "0")}`;
 }
 
 // 429 and 5xx, including Cloudflare's own 520–524 (origin errors and timeouts in front of every Polymarket host:
@@ -147,7 +161,7 @@ function unavailableError(request: UpstreamRequest, why: string): ApiError {
 }
 
 type Attempt =
-  | { kind: "ok"; body: unknown }
+  | { kind: "ok"; body: unknown; producedAtMs: number }
   | { kind: "status"; status: number }
   | { kind: "retryable"; why: string; retryAfterMs: number | null }
   | { kind: "fatal"; error: ApiError };
@@ -184,8 +198,10 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number):
       };
     }
     if (!response.ok) return { kind: "fatal", error: unavailableError(request, `HTTP ${response.status}`) };
+    const age = Number(response.headers.get("age"));
+    const producedAtMs = Date.now() - (Number.isFinite(age) && age > 0 ? age * 1000 : 0);
     try {
-      return { kind: "ok", body: JSON.parse(text) };
+      return { kind: "ok", body: JSON.parse(text), producedAtMs };
     } catch {
       // A truncated or non-JSON body: the upstream is misbehaving, not slow.
       return { kind: "fatal", error: unavailableError(request, "malformed JSON body") };
@@ -202,7 +218,13 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number):
   }
 }
 
-async function send(request: UpstreamRequest, url: string, deadline: number, nullOn: readonly number[]): Promise<unknown> {
+async function send(
+  request: UpstreamRequest,
+  url: string,
+  deadline: number,
+  nullOn: readonly number[],
+  fresh: boolean,
+): Promise<{ body: unknown; producedAtMs: number }> {
   const s = state();
   const maxAttempts = 1 + env.UPSTREAM_MAX_RETRIES;
   let lastWhy = "";
@@ -213,14 +235,14 @@ async function send(request: UpstreamRequest, url: string, deadline: number, nul
     let result: Attempt;
     const started = performance.now();
     try {
-      result = await attempt(request, url, deadline);
+      result = await attempt(request, fresh ? withCacheBuster(url) : url, deadline);
     } finally {
       release();
     }
     observeUpstream(request.host, result.kind, (performance.now() - started) / 1000);
-    if (result.kind === "ok") return result.body;
+    if (result.kind === "ok") return { body: result.body, producedAtMs: result.producedAtMs };
     if (result.kind === "status") {
-      if (nullOn.includes(result.status)) return null;
+      if (nullOn.includes(result.status)) return { body: null, producedAtMs: Date.now() };
       throw unavailableError(request, `HTTP ${result.status}`);
     }
     if (result.kind === "fatal") throw result.error;
@@ -248,15 +270,18 @@ export async function fetchUpstream<S extends z.ZodType>(
   const s = state();
   const url = buildUrl(request);
   const nullOn = [...(options.nullOnStatus ?? []), ...(options.allowNotFound ? [404] : [])];
-  const key = `${request.method ?? "GET"} ${url} ${request.body !== undefined ? JSON.stringify(request.body) : ""} ${nullOn.join(",")}`;
-  let pending = s.inFlight.get(key);
+  const fresh = options.fresh === true;
+  const key = `${request.method ?? "GET"} ${url} ${request.body !== undefined ? JSON.stringify(request.body) : ""} ${nullOn.join(",")}${fresh ? " fresh" : ""}`;
+  let pending = s.inFlight.get(key) as Promise<{ body: unknown; producedAtMs: number }> | undefined;
   if (!pending) {
-    pending = send(request, url, options.deadline ?? defaultDeadline(), nullOn).finally(() => s.inFlight.delete(key));
+    pending = send(request, url, options.deadline ?? defaultDeadline(), nullOn, fresh).finally(() => s.inFlight.delete(key));
     s.inFlight.set(key, pending);
   }
   let body: unknown;
   try {
-    body = await pending;
+    const answer = await pending;
+    body = answer.body;
+    options.onProducedAt?.(answer.producedAtMs);
   } catch (error) {
     if (!(error instanceof ApiError)) throw unavailableError(request, (error as Error).message);
     throw error;

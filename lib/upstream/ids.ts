@@ -36,3 +36,14 @@ export function sameCondition(a: string | null | undefined, b: string | null | u
   if (!a || !b) return false;
   return conditionIdForms(a).includes(b.toLowerCase());
 }
+
+/**
+ * The one form a condition id is stored, joined and compared in: lower case, and a 62-digit V2 id padded to its
+ * 64-digit bytes32 spelling (the trailing `00`), so a trade that names a market one way joins the market stored the
+ * other way (docs/upstream-live.md, "Condition ids"). A V1 id is already 64 digits and stays as it is; anything else
+ * (not a condition id) is only lower-cased.
+ */
+export function canonicalConditionId(conditionId: string): string {
+  const id = conditionId.toLowerCase();
+  return /^0x[0-9a-f]{62}$/.test(id) ? `${id}00` : id;
+}

@@ -208,6 +208,45 @@ export type NormalizedWsMessage =
       side: TradeSide | null;
       size: number | null;
       timestamp: string | null;
+      /** The settling transaction (lower case): joins the fill to RTDS's row with its wallet. */
+      tx_hash: string | null;
+    }
+  | {
+      /** A full book for one token: on subscribe, and after a trade that changed it (docs: market-channel). */
+      type: "book";
+      token_id: string;
+      condition_id: string | null;
+      best_bid: number | null;
+      best_ask: number | null;
+      timestamp: string | null;
+    }
+  | {
+      /** Top of book after any change (custom feature). */
+      type: "best_bid_ask";
+      token_id: string;
+      condition_id: string | null;
+      best_bid: number | null;
+      best_ask: number | null;
+      timestamp: string | null;
+    }
+  | { type: "tick_size_change"; token_id: string; condition_id: string | null; tick_size: number; timestamp: string | null }
+  | {
+      /** A market created upstream (custom feature, sent for every market on every custom-feature socket). */
+      type: "new_market";
+      condition_id: string;
+      market_id: string | null;
+      token_ids: string[];
+      timestamp: string | null;
+    }
+  | {
+      /** A market resolved upstream (custom feature): its tokens stop trading. */
+      type: "market_resolved";
+      condition_id: string;
+      market_id: string | null;
+      token_ids: string[];
+      winning_token_id: string | null;
+      winning_outcome: string | null;
+      timestamp: string | null;
     }
   | {
       type: "price_change";
@@ -227,4 +266,8 @@ export type NormalizedWsMessage =
 export interface UpstreamCallOptions {
   /** Absolute deadline (ms since epoch) shared by all upstream calls of one request; defaults to now + timeout. */
   deadline?: number;
+  /** Defeat the Data API's per-URL CDN cache (a changing `_` parameter): for reads that must be fresh. */
+  fresh?: boolean;
+  /** Told when each upstream answer was produced (now minus its CDN `Age`). */
+  onProducedAt?: (ms: number) => void;
 }

@@ -132,6 +132,20 @@ function parseTradeFilters(ctx: SimContext, q: URLSearchParams, v2: boolean): Tr
   return { markets, wallet, unknownWallet, side, minCash, minTokens, takerOnly };
 }
 
+/** Data API list rebuild period and how far behind the block a rebuild reads (reality `restLag`; SOURCES.md). */
+export const REST_REBUILD_S = 4;
+export const REST_BEHIND_S = 5;
+
+/**
+ * The newest block second the trade lists show. With `restLag` the lists are rebuilt every 4 s from blocks at least
+ * 5 s old, so a fill appears 5–9 s after its block (the research note's measured 5.8–6.7 s median, ~4 s refresh).
+ */
+export function restVisibleUntil(ctx: SimContext): number {
+  const now = Math.floor(ctx.nowMs / 1000);
+  if (!ctx.reality.restLag) return now;
+  return Math.floor(ctx.nowMs / 1000 / REST_REBUILD_S) * REST_REBUILD_S - REST_BEHIND_S;
+}
+
 function runTradeQuery(
   ctx: SimContext,
   f: TradeFilters,
@@ -142,7 +156,7 @@ function runTradeQuery(
   if (f.unknownWallet || (f.markets && f.markets.length === 0) || need <= 0) return [];
   const now = Math.floor(ctx.nowMs / 1000);
   const filtered = f.markets !== null || f.wallet !== undefined;
-  const until = Math.min(now, window?.end ?? now);
+  const until = Math.min(restVisibleUntil(ctx), window?.end ?? now);
   const since = Math.max(window?.start ?? 0, now - (filtered ? FILTERED_LOOKBACK_S : FEED_LOOKBACK_S));
   return ctx.flow.query({
     markets: f.markets,

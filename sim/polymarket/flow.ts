@@ -133,6 +133,11 @@ export class TradeFlow {
    * Adds a burst of taker fills to the tape (a load for tape-completeness tests and the bench): a market crash or a
    * news spike. Burst fills appear in every trade query like any other; they do not move holdings or prices.
    */
+  /** How many bursts were added: a cache of a minute's trades is stale once this moves. */
+  get burstCount(): number {
+    return this.bursts.length;
+  }
+
   addBurst(burst: Burst): void {
     const index = this.bursts.length;
     this.bursts.push(burst);

@@ -10,6 +10,7 @@ import { TradeFlow } from "./flow";
 import { eventStats, handleGamma } from "./gamma";
 import type { SimContext, SimRequest, SimResponse } from "./http-types";
 import { PriceModel } from "./prices";
+import { CdnCache } from "./cdn";
 import { applyV2Share, PLAIN_UPSTREAM, parseReality, type Reality } from "./reality";
 import { Throttle, type ThrottleStats } from "./throttle";
 import { handleWalletData } from "./wallets";
@@ -229,6 +230,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const spreadSec = Math.max(1, options.spreadSec ?? 30);
     flow.addBurst({ count, spreadSec, atSec: options.atSec ?? Math.floor(clock() / 1000) - spreadSec });
   };
+  const cdn = new CdnCache();
   const pending = new Set<NodeJS.Timeout>();
   const hanging = new Set<http.ServerResponse>();
 
@@ -358,7 +360,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         }
       }
       const fault = faults.take(api, path);
-      const respond = () => {
+      const respondFresh = () => {
         try {
           return route(api, simReq);
         } catch (error) {
@@ -366,6 +368,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           return { status: 500, body: { error: "internal error" } };
         }
       };
+      const respond = () =>
+        api === "data" && reality.cdnCache ? cdn.serve(`${url.pathname}${url.search}`, clock(), respondFresh) : respondFresh();
       if (!fault) return send(res, respond());
       switch (fault.mode) {
         case "latency": {

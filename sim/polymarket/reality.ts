@@ -6,6 +6,14 @@
 // - gammaClosedDefault: Gamma's market and event lists leave closed items out when `closed` is not sent; the legacy
 //   offset lists `/events` and `/markets` carry Deprecation/Sunset/Warning headers.
 // - junkRate: a share of list items (events, markets, trades, holders) arrive unparseable, the same items every time.
+// The live feeds as a published set of measurements (a third party's, modelled here behind switches: SOURCES.md,
+// "Live feeds"):
+// - rtdsMakerRows: RTDS `activity`/`trades` carries the taker's fill and every maker's (mostly the other outcome,
+//   same side, complementary price); `orders_matched` carries the taker's row only.
+// - rtdsEarlyShare: this share of RTDS payloads is stamped one second before the block time the Data API shows.
+// - checksumWallets: RTDS sends `proxyWallet` in EIP-55 mixed case (the Data API in lower case).
+// - restLag: the Data API's trade lists are rebuilt every 4 s, 5 s behind the block: a fill shows 5–9 s after it.
+// - cdnCache: Data API answers are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`, `x-cache`).
 import { rand } from "./random";
 import type { SimMarket, World } from "./world";
 
@@ -15,12 +23,38 @@ export interface Reality {
   junkRate: number;
   /** Cloudflare-style throttling at the documented rate limits (throttle.ts). */
   rateLimits: boolean;
+  rtdsMakerRows: boolean;
+  rtdsEarlyShare: number;
+  checksumWallets: boolean;
+  restLag: boolean;
+  cdnCache: boolean;
 }
 
 /** What the real upstream does today, all switches on (the CLI, demo and bench default). */
-export const REAL_UPSTREAM: Reality = { v2Share: 0.15, gammaClosedDefault: true, junkRate: 0.002, rateLimits: true };
+export const REAL_UPSTREAM: Reality = {
+  v2Share: 0.15,
+  gammaClosedDefault: true,
+  junkRate: 0.002,
+  rateLimits: true,
+  rtdsMakerRows: true,
+  // 2,756 of 3,596 RTDS rows in the research note (SOURCES.md, "Live feeds").
+  rtdsEarlyShare: 0.77,
+  checksumWallets: true,
+  restLag: true,
+  cdnCache: true,
+};
 /** Programmatic default: the plain world, switches off (tests turn on what they exercise). */
-export const PLAIN_UPSTREAM: Reality = { v2Share: 0, gammaClosedDefault: false, junkRate: 0, rateLimits: false };
+export const PLAIN_UPSTREAM: Reality = {
+  v2Share: 0,
+  gammaClosedDefault: false,
+  junkRate: 0,
+  rateLimits: false,
+  rtdsMakerRows: false,
+  rtdsEarlyShare: 0,
+  checksumWallets: false,
+  restLag: false,
+  cdnCache: false,
+};
 
 const SALT_V2 = 900;
 const SALT_V2_BOTH = 901;
@@ -31,13 +65,13 @@ export function parseReality(input: unknown, base: Reality): Reality {
   if (!input || typeof input !== "object") throw new Error("reality must be a JSON object");
   const r = input as Record<string, unknown>;
   const out = { ...base };
-  for (const key of ["v2Share", "junkRate"] as const) {
+  for (const key of ["v2Share", "junkRate", "rtdsEarlyShare"] as const) {
     if (r[key] === undefined) continue;
     const v = r[key];
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new Error(`${key} must be a number in [0, 1]`);
     out[key] = v;
   }
-  for (const key of ["gammaClosedDefault", "rateLimits"] as const) {
+  for (const key of ["gammaClosedDefault", "rateLimits", "rtdsMakerRows", "checksumWallets", "restLag", "cdnCache"] as const) {
     if (r[key] === undefined) continue;
     if (typeof r[key] !== "boolean") throw new Error(`${key} must be a boolean`);
     out[key] = r[key];

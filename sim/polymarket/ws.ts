@@ -13,11 +13,13 @@
 // dropped messages (#42: "lots of missed events"), and disconnects. Counters say what was emitted, sent and dropped.
 import type http from "node:http";
 import type { Duplex } from "node:stream";
+import { getAddress } from "viem";
 import { WebSocket, WebSocketServer } from "ws";
 import { tradeV1 } from "./data-api";
 import { compareTrades, type Trade, tradeKey } from "./flow";
 import type { SimContext, SimResponse } from "./http-types";
-import { decimalString } from "./prices";
+import { decimalString, round } from "./prices";
+import { rand } from "./random";
 
 export interface WsFaults {
   /** Stop sending data messages on every open socket (the socket stays open). */
@@ -32,6 +34,11 @@ export interface WsFaults {
   refuse_until: number;
   /** Limit drops to one channel ("market" or "rtds"); null = both. */
   drop_channel: "market" | "rtds" | null;
+  /**
+   * Feed drift: RTDS payloads carry this field under another name (`{from, to}`), as an upstream rename would; null =
+   * none. The worker must count such messages as failures and report the feed unhealthy (docs/stream.md).
+   */
+  rename_rtds_field: { from: string; to: string } | null;
 }
 
 interface Client {
@@ -58,6 +65,50 @@ export interface EmittedPriceChange {
 }
 
 const RECENT_LIMIT = 20_000;
+const SALT_RTDS_EARLY = 960;
+const SALT_MAKERS = 961;
+
+/**
+ * The maker fills a taker fill consumed, as RTDS `trades` sends them (reality `rtdsMakerRows`; SOURCES.md, "Live
+ * feeds"): one row per maker order, each its own wallet (never the taker's); 78 % on the other outcome with the same
+ * side at the complementary price (a taker BUY Yes 0.64 filled by makers BUY No 0.36), the rest the same outcome,
+ * the opposite side, the same price. Two rows per transaction at the median, five at p90 (taker included).
+ */
+export function makerFills(ctx: SimContext, t: Trade): Trade[] {
+  const seed = ctx.world.seed;
+  const u = rand(seed, SALT_MAKERS, t.kind, t.a, t.b, t.c * 16 + t.fill);
+  const count = u < 0.55 ? 1 : u < 0.8 ? 2 : u < 0.9 ? 4 : 6;
+  const positions = ctx.world.positionsOfMarket(t.market);
+  const used = new Set([t.wallet]);
+  const out: Trade[] = [];
+  let left = t.size;
+  for (let i = 0; i < count && positions.length; i++) {
+    const r = (k: number) => rand(seed, SALT_MAKERS + 1 + k, t.kind * 1_000_003 + t.a, t.b, t.c * 16 + t.fill, i);
+    let wallet = -1;
+    for (let tries = 0; tries < 8 && wallet < 0; tries++) {
+      const candidate = ctx.world.posWallet[positions[Math.floor(r(10 + tries) * positions.length)]];
+      if (!used.has(candidate)) wallet = candidate;
+    }
+    if (wallet < 0) break;
+    used.add(wallet);
+    const size = i === count - 1 ? round(left, 6) : round(left * (0.3 + 0.4 * r(1)), 6);
+    left = round(left - size, 6);
+    const crossing = r(2) < 0.78;
+    out.push({
+      ...t,
+      maker: true,
+      fill: t.fill * 16 + i + 1,
+      wallet,
+      position: -1,
+      outcome: crossing ? 1 - t.outcome : t.outcome,
+      side: crossing ? t.side : t.side === "BUY" ? "SELL" : "BUY",
+      price: crossing ? round(1 - t.price, 6) : t.price,
+      size,
+    });
+    if (left <= 0) break;
+  }
+  return out;
+}
 
 function marketOfToken(ctx: SimContext, asset: string) {
   const code = ctx.world.tokenLookup.get(asset);
@@ -73,9 +124,18 @@ export interface SimWebsockets {
 export function startWebsockets(context: () => SimContext, options: { tickMs?: number } = {}): SimWebsockets {
   const wss = new WebSocketServer({ noServer: true });
   const clients = new Set<Client>();
-  const faults: WsFaults = { stall: false, stall_pings: false, drop_next: 0, drop_rate: 0, refuse_until: 0, drop_channel: null };
+  const faults: WsFaults = {
+    stall: false,
+    stall_pings: false,
+    drop_next: 0,
+    drop_rate: 0,
+    refuse_until: 0,
+    drop_channel: null,
+    rename_rtds_field: null,
+  };
   const counters = {
     trades_emitted: 0,
+    maker_rows_emitted: 0,
     price_changes_emitted: 0,
     messages_sent: 0,
     messages_dropped: 0,
@@ -89,11 +149,12 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
 
   // ------------------------------------------------------------------------------------------------ emission
   let lastSecond = Math.floor(context().nowMs / 1000);
-  let minuteCache: { minute: number; trades: Trade[] } | null = null;
+  let minuteCache: { minute: number; bursts: number; trades: Trade[] } | null = null;
   const quotes = new Map<string, string>();
 
   const tradesOfMinute = (ctx: SimContext, minute: number): Trade[] => {
-    if (minuteCache?.minute !== minute) {
+    // A burst added since (a test injecting fills into the current minute) makes the cached minute stale.
+    if (minuteCache?.minute !== minute || minuteCache.bursts !== ctx.flow.burstCount) {
       const trades = ctx.flow.query({
         markets: null,
         takerOnly: true,
@@ -101,7 +162,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
         since: minute * 60,
         need: Number.MAX_SAFE_INTEGER,
       });
-      minuteCache = { minute, trades: trades.sort((a, b) => -compareTrades(a, b)) };
+      minuteCache = { minute, bursts: ctx.flow.burstCount, trades: trades.sort((a, b) => -compareTrades(a, b)) };
     }
     return minuteCache.trades;
   };
@@ -126,10 +187,25 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     client.socket.send(text);
   };
 
+  /** A trade as RTDS sends it: the Data API's row, stamped a second early and in checksum case where reality says so. */
+  const rtdsPayload = (ctx: SimContext, t: Trade): Record<string, unknown> => {
+    const payload = tradeV1(ctx, t);
+    const salt = t.kind * 1_000_003 + t.a;
+    if (ctx.reality.rtdsEarlyShare > 0 && rand(ctx.world.seed, SALT_RTDS_EARLY, salt, t.b, t.c, t.fill) < ctx.reality.rtdsEarlyShare)
+      payload.timestamp = t.timestamp - 1;
+    if (ctx.reality.checksumWallets) payload.proxyWallet = getAddress(payload.proxyWallet as string);
+    const rename = faults.rename_rtds_field;
+    if (rename && rename.from in payload) {
+      payload[rename.to] = payload[rename.from];
+      delete payload[rename.from];
+    }
+    return payload;
+  };
+
   const emitTrade = (ctx: SimContext, t: Trade, nowMs: number) => {
     const market = ctx.world.markets[t.market];
     const event = ctx.world.events[market.eventIndex];
-    const payload = tradeV1(ctx, t);
+    const payload = rtdsPayload(ctx, t);
     const asset = market.tokenIds[t.outcome];
     counters.trades_emitted++;
     recent.push({ key: tradeKey(t), payload, emitted_at_ms: nowMs });
@@ -143,10 +219,35 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       side: t.side,
       size: String(t.size),
       timestamp: String(nowMs),
+      transaction_hash: ctx.flow.txHash(t),
     });
+    // With maker rows on, each subscribed type is its own message stream: `orders_matched` the taker's row, `trades`
+    // the taker's and every maker's (SOURCES.md, "Live feeds").
+    let makers: Record<string, unknown>[] | null = null;
+    const makerPayloads = () => (makers ??= makerFills(ctx, t).map((m) => rtdsPayload(ctx, m)));
     for (const client of clients) {
       if (client.channel === "market") {
         if (client.assets.has(asset)) deliver(client, lastTrade);
+        continue;
+      }
+      if (ctx.reality.rtdsMakerRows) {
+        const types = new Set<string>();
+        for (const sub of client.activity) {
+          if (sub.eventSlug && sub.eventSlug !== event.slug) continue;
+          if (sub.marketSlug && sub.marketSlug !== market.slug) continue;
+          if (sub.type === "*") types.add("trades").add("orders_matched");
+          else types.add(sub.type);
+        }
+        const send = (type: string, p: Record<string, unknown>) =>
+          deliver(client, JSON.stringify({ topic: "activity", type, timestamp: nowMs, payload: p, connection_id: client.connectionId }));
+        if (types.has("orders_matched")) send("orders_matched", payload);
+        if (types.has("trades")) {
+          send("trades", payload);
+          for (const m of makerPayloads()) {
+            counters.maker_rows_emitted++;
+            send("trades", m);
+          }
+        }
         continue;
       }
       for (const sub of client.activity) {
@@ -338,11 +439,23 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
         if (typeof f.refuse_ms === "number" && f.refuse_ms >= 0) faults.refuse_until = Date.now() + f.refuse_ms;
         if (f.drop_channel !== undefined)
           faults.drop_channel = f.drop_channel === "market" || f.drop_channel === "rtds" ? f.drop_channel : null;
+        if (f.rename_rtds_field !== undefined) {
+          const r = f.rename_rtds_field as { from?: unknown; to?: unknown } | null;
+          faults.rename_rtds_field = r && typeof r.from === "string" && typeof r.to === "string" ? { from: r.from, to: r.to } : null;
+        }
         if (f.disconnect) disconnectAll();
         return { status: 200, body: { ok: true, faults } };
       }
       if (path === "/ws/faults" && method === "DELETE") {
-        Object.assign(faults, { stall: false, stall_pings: false, drop_next: 0, drop_rate: 0, refuse_until: 0, drop_channel: null });
+        Object.assign(faults, {
+          stall: false,
+          stall_pings: false,
+          drop_next: 0,
+          drop_rate: 0,
+          refuse_until: 0,
+          drop_channel: null,
+          rename_rtds_field: null,
+        });
         return { status: 200, body: { ok: true, faults } };
       }
       if (path === "/ws/counters" && method === "DELETE") {

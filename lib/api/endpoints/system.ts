@@ -40,6 +40,33 @@ export const healthEndpoint = defineEndpoint({
         tape_gaps: z
           .array(z.object({ from: z.string(), to: z.string(), estimated_count: z.number().int(), reason: z.string() }))
           .describe("Stretches of the last 49 h of the trade tape the sampler could not read"),
+        live_feeds: z
+          .object({
+            at: z.string(),
+            healthy: z.boolean(),
+            feeds: z.array(
+              z.object({
+                feed: z.enum(["rtds", "market"]),
+                healthy: z.boolean().describe("False when most of the feed's messages of the last minute failed to parse"),
+                recent_messages: z.number().int(),
+                recent_failed: z.number().int(),
+                by_type: z.array(
+                  z.object({
+                    type: z.string(),
+                    parsed: z.number().int(),
+                    failed: z.number().int(),
+                    ignored: z.number().int(),
+                    last_failure: z.string().nullable(),
+                  }),
+                ),
+              }),
+            ),
+          })
+          .nullable()
+          .optional()
+          .describe(
+            "The ingest worker's live feeds: messages parsed, failed and ignored per type (null when no worker reported in the last 2 minutes)",
+          ),
       })
       .describe("Completeness of the sampled Polymarket data"),
     alerts: z

@@ -5,6 +5,7 @@
 //   (Polymarket docs, "Prices & Orderbook": docs.polymarket.com/concepts/prices-orderbook). A tick from the socket
 //   and a tick from a sampler pass therefore mean the same thing, and the next pass does not undo the worker's.
 // - `price_change` frames carry the best bid and ask after each change (`best_bid`/`best_ask`, docs: market-channel);
+//   `book` frames (on subscribe and after a trade) and `best_bid_ask` (custom feature) the top of book as it stands;
 //   `last_trade_price` frames the last trade. Frames are folded into the newest price per token and written in one
 //   statement per batch, never one per frame.
 // - The write has the sampler's semantics (lib/sampler/store.ts writeEventsPage): only a price that differs is
@@ -49,9 +50,24 @@ export class OutcomePriceBatcher {
       }
       return;
     }
+    if (message.type === "book" || message.type === "best_bid_ask") {
+      // A trade that takes liquidity is followed by `book`, not `price_change` (docs: market-channel): without it the
+      // displayed price would keep the pre-trade bid and ask until the next order event.
+      this.books.set(message.token_id, { bid: message.best_bid, ask: message.best_ask });
+      this.queue(message.token_id, nowMs);
+      return;
+    }
+    if (message.type !== "last_trade_price") return;
     this.lastTrades.set(message.token_id, message.price);
     // The last trade is the displayed price only while the book is wider than the midpoint rule allows.
     if (this.books.has(message.token_id)) this.queue(message.token_id, nowMs);
+  }
+
+  /** Forgets a token (unsubscribed: resolved, closed or out of the subscribed set). */
+  forget(tokenId: string): void {
+    this.books.delete(tokenId);
+    this.lastTrades.delete(tokenId);
+    this.pending.delete(tokenId);
   }
 
   private queue(tokenId: string, nowMs: number): void {

@@ -21,6 +21,8 @@ export interface ResilientSocketOptions {
   watchdogMs: number;
   /** A socket whose subscriptions may be quiet for long (a few small markets): a PONG counts as a sign of life. */
   quietAllowed?: boolean;
+  /** Told each time the upstream closes the socket, with the close code (1013: slow consumer). */
+  onClose?: (code: number) => void;
 }
 
 export interface SocketStats {
@@ -31,6 +33,12 @@ export interface SocketStats {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * After a `1013` close ("slow consumer: send buffer full", measured on the market channel: docs/stream.md) the socket
+ * waits at least this long before it connects again, so a reader that fell behind does not reconnect into the same
+ * flood at once.
+ */
+export const SLOW_CONSUMER_BACKOFF_MS = 5_000;
 
 export class ResilientSocket {
   readonly stats: SocketStats = { connects: 0, reconnects: 0, stalls: 0, messages: 0 };
@@ -41,6 +49,7 @@ export class ResilientSocket {
   private outageSinceMs: number | null = null;
   private timers: NodeJS.Timeout[] = [];
   private retry: NodeJS.Timeout | null = null;
+  private minDelayMs = 0;
 
   constructor(private readonly options: ResilientSocketOptions) {}
 
@@ -95,9 +104,11 @@ export class ResilientSocket {
       this.options.onMessage(data);
     });
     ws.on("error", (error) => log.warn(`${this.options.name}: socket error`, errorFields(error)));
-    ws.on("close", () => {
+    ws.on("close", (code: number) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (code === 1013) this.minDelayMs = SLOW_CONSUMER_BACKOFF_MS;
+      this.options.onClose?.(code);
       this.markOutage();
       this.scheduleReconnect();
     });
@@ -110,7 +121,11 @@ export class ResilientSocket {
   private scheduleReconnect(): void {
     if (this.closed || this.retry) return;
     this.attempt++;
-    const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(this.attempt - 1, 7)) * (0.75 + Math.random() * 0.5);
+    const delay = Math.max(
+      this.minDelayMs,
+      Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(this.attempt - 1, 7)) * (0.75 + Math.random() * 0.5),
+    );
+    this.minDelayMs = 0;
     this.retry = setTimeout(() => {
       this.retry = null;
       this.connect();

@@ -1,97 +1,126 @@
-// The ingest worker: Polymarket's websockets in, trades stored as they happen, the sampler loop beside them.
-// - The platform-wide activity feed (RTDS) carries every trade with its wallet: each is normalised and stored the
-//   sampler's way (tape.ts), so the database triggers publish it once to every stream. We subscribe to both
-//   `trades` and `orders_matched` (the README lists both; users report `trades` switched off while
-//   `orders_matched` kept working, real-time-data-client#42) and without server-side filters (filtered
-//   subscriptions deliver nothing, #34); a fill heard twice is one row.
-// - The CLOB market channel for the open markets' tokens (at most WORKER_MAX_ASSETS_PER_SOCKET per socket) gives a
-//   `last_trade_price` per fill: each is matched against the activity feed, and one the feed never delivered is
-//   fetched from the market's REST tape, so a dropped activity message is repaired within seconds.
-// - The same channel's `price_change` frames (and `last_trade_price`, where the spread is wide) give each outcome's
-//   displayed price as the book moves; they are batched into `outcomes` every PRICE_FLUSH_MS (prices.ts), so the
-//   `ticks` topic is live within a second instead of once per sampler pass.
+// The ingest worker: Polymarket's websockets in, trades stored as they happen, the sampler loop beside them
+// (docs/stream.md; the upstream behaviours it relies on: docs/upstream-live.md).
+// - The platform-wide activity feed (RTDS): only `orders_matched`, one row per matched transaction, the taker's.
+//   RTDS `trades` also carries every maker fill (like the Data API's `taker_only=false`): storing it counted two to
+//   three rows per real fill and showed passive makers as traders on the wrong outcome. Each row is normalised and
+//   stored the sampler's way (tape.ts) under the fill's cross-source identity, so the database triggers publish it
+//   once to every stream. No server-side filters (filtered subscriptions deliver nothing, real-time-data-client#34).
+// - The CLOB market channel for the subscribed tokens (a bounded, pruned set: subscriptions.ts) gives a
+//   `last_trade_price` per settling transaction: each is matched to its activity row by transaction hash, and one the
+//   feed never delivered is read back from its market's REST tape (cache-busted, retried until the Data API shows it).
+// - The same channel's `price_change`, `book` (after trades) and `best_bid_ask` frames give each outcome's displayed
+//   price; they are batched into `outcomes` every PRICE_FLUSH_MS (prices.ts), so `ticks` are live within a second.
+//   `market_resolved` closes the market and drops its tokens; `new_market` subscribes a new market's tokens at once.
+// - Every message is counted as parsed, failed or ignored per feed and type (drift.ts): drift is loud.
 // - After any outage (close, or the watchdog's silent-socket timeout) the gap is read back from the REST tape.
 // - The sampler loop keeps running as the backstop (events, prices, holders and the tape every interval).
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { metrics } from "@/lib/metrics/registry";
 import { startSamplerLoop } from "@/lib/sampler";
 import type { SamplerSource } from "@/lib/sampler/source";
 import { upstreamSource } from "@/lib/sampler/upstream-source";
 import { clob, data } from "@/lib/upstream";
+import { conditionIdForms } from "@/lib/upstream/ids";
 import { TradeV1Schema } from "@/lib/upstream/schemas";
-import type { NormalizedTrade } from "@/lib/upstream/types";
+import type { NormalizedTrade, NormalizedWsMessage } from "@/lib/upstream/types";
 import { relayToRedis, type Subscription } from "../bus";
-import { ResilientSocket } from "./socket";
+import { FeedDrift } from "./drift";
 import { OutcomePriceBatcher, writeOutcomePrices } from "./prices";
+import { ResilientSocket } from "./socket";
+import { MarketSubscriptions } from "./subscriptions";
 import { fillFromTape, storeTrades } from "./tape";
 
 const FLUSH_MS = 50;
 const FLUSH_MAX = 500;
 /** Outcome prices are written at most this often: one statement per batch, ticks still well within a second. */
 const PRICE_FLUSH_MS = 250;
-/** How long a `last_trade_price` waits for its activity twin before its market's REST tape is read. */
-const MATCH_WAIT_MS = 3000;
-const RECENT_MS = 30_000;
-const MARKETS_REFRESH_MS = 60_000;
-/** Until the first sampler pass has listed open markets there is nothing to subscribe: look again soon. */
-const MARKETS_FIRST_LOOK_MS = 2_000;
+/**
+ * How long a `last_trade_price` waits for its activity row before it is taken as missed: RTDS `orders_matched`
+ * arrives at p90 2.6–2.9 s after the match, `last_trade_price` 0.1 s after it (docs/upstream-live.md).
+ */
+export const MATCH_WAIT_MS = 6_000;
+/** A missed fill's market tape is read again this often until the Data API shows the fill (5–9 s after its block). */
+const REPAIR_RETRY_MS = 3_000;
+/** ...and given up (counted, logged) this long after the match: the block plus the REST lag, twice over. */
+export const REPAIR_GIVE_UP_MS = 45_000;
+const RECENT_MS = 60_000;
+const FEED_HEALTH_PUBLISH_MS = 5_000;
 
 export interface WorkerStats {
   trades_heard: number;
   trades_stored: number;
+  /** RTDS rows of other types (`trades` carries maker fills): never stored. */
+  rtds_rows_skipped: number;
   gap_fills: number;
   gap_fill_trades: number;
   unfilled_gaps: number;
+  /** Last trades matched to their activity row by transaction hash. */
+  matched_by_tx: number;
+  /** Last trades without a transaction hash (cannot be matched). */
+  last_trades_without_tx: number;
   missed_detected: number;
+  missed_repaired: number;
+  missed_unrepaired: number;
   market_fill_trades: number;
   price_frames: number;
+  book_frames: number;
   /** Outcome prices changed by the market channel (each one a tick on the stream). */
   prices_changed: number;
+  markets_resolved: number;
+  new_markets: number;
+  subscriptions: ReturnType<MarketSubscriptions["stats"]>;
   sockets: { name: string; connects: number; reconnects: number; stalls: number; messages: number }[];
 }
 
 export interface Worker {
   stats(): WorkerStats;
+  drift: FeedDrift;
+  subscriptions: MarketSubscriptions;
   stop(): Promise<void>;
 }
 
-interface LastTrade {
-  asset: string;
+interface Missed {
   conditionId: string;
-  side: string;
-  price: number;
-  size: number;
-  at: number;
+  atMs: number;
+  count: number;
+  nextTryMs: number;
+  detected: boolean;
 }
-
-const sameFill = (a: { side: string; price: number; size: number }, b: { side: string; price: number; size: number }) =>
-  a.side === b.side && Math.abs(a.price - b.price) < 1e-9 && Math.abs(a.size - b.size) < 1e-6;
 
 export function startWorker(options: { source?: SamplerSource; samplerIntervalS?: number } = {}): Worker {
   const source = options.source ?? upstreamSource;
-  const stats: WorkerStats = {
+  const stats = {
     trades_heard: 0,
     trades_stored: 0,
+    rtds_rows_skipped: 0,
     gap_fills: 0,
     gap_fill_trades: 0,
     unfilled_gaps: 0,
+    matched_by_tx: 0,
+    last_trades_without_tx: 0,
     missed_detected: 0,
+    missed_repaired: 0,
+    missed_unrepaired: 0,
     market_fill_trades: 0,
     price_frames: 0,
+    book_frames: 0,
     prices_changed: 0,
-    sockets: [],
+    markets_resolved: 0,
+    new_markets: 0,
   };
-  const sockets: { name: string; socket: ResilientSocket; assets: Set<string> }[] = [];
+  const drift = new FeedDrift();
   const timers: NodeJS.Timeout[] = [];
   let pending: NormalizedTrade[] = [];
   let flushing: Promise<void> = Promise.resolve();
   // Prices have their own chain: a long gap fill on the trade chain must not hold ticks back.
   const prices = new OutcomePriceBatcher();
   let pricesFlushing: Promise<void> = Promise.resolve();
-  // Activity trades heard recently (for matching last_trade_price) and last trades still waiting for their twin.
-  const heard = new Map<string, { side: string; price: number; size: number; at: number }[]>();
-  let waiting: LastTrade[] = [];
+  // Transactions heard on the activity feed (count, when) and last trades still waiting for theirs, by tx hash.
+  const heard = new Map<string, { count: number; atMs: number }>();
+  const waiting = new Map<string, Missed>();
+  let repairing = false;
 
   const flush = () => {
     if (!pending.length) return;
@@ -130,160 +159,236 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
   };
 
   const onActivity = (message: unknown) => {
-    const m = message as { topic?: string; type?: string; payload?: unknown };
-    if (m.topic !== "activity" || (m.type !== "trades" && m.type !== "orders_matched")) return;
+    const m = message as { topic?: unknown; type?: unknown; payload?: unknown };
+    if (m.topic !== "activity") {
+      if (typeof m.topic === "string") drift.ignored("rtds", m.topic);
+      return;
+    }
+    const type = typeof m.type === "string" ? m.type : "(no type)";
+    if (type !== "orders_matched") {
+      // `trades` rows (taker and makers) if the upstream sends them unasked: never stored as trades.
+      stats.rtds_rows_skipped++;
+      drift.ignored("rtds", type);
+      return;
+    }
     const parsed = TradeV1Schema.safeParse(m.payload);
-    if (!parsed.success) return;
+    if (!parsed.success) {
+      drift.failed("rtds", type, parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "), m.payload);
+      return;
+    }
+    drift.parsed("rtds", type);
     const trade = parsed.data;
     stats.trades_heard++;
-    const fill = { side: trade.side, price: trade.price, size: trade.shares };
-    const twin = waiting.findIndex((w) => w.asset === trade.token_id && sameFill(w, fill));
-    if (twin >= 0) waiting.splice(twin, 1);
-    else {
-      const list = heard.get(trade.token_id) ?? [];
-      list.push({ ...fill, at: Date.now() });
-      heard.set(trade.token_id, list);
+    if (trade.tx_hash) {
+      const twin = waiting.get(trade.tx_hash);
+      if (twin) {
+        stats.matched_by_tx++;
+        if (--twin.count <= 0) waiting.delete(trade.tx_hash);
+      } else {
+        const h = heard.get(trade.tx_hash);
+        if (h) h.count++;
+        else heard.set(trade.tx_hash, { count: 1, atMs: Date.now() });
+      }
     }
     pending.push(trade);
     if (pending.length >= FLUSH_MAX) flush();
   };
 
-  const onMarket = (message: unknown) => {
-    // Validated like every upstream body: a frame we cannot read is skipped, never half-used.
-    for (const e of clob.parseMarketWsMessage(message)) {
-      if (e.type === "price_change") stats.price_frames++;
-      prices.add(e);
-      if (e.type !== "last_trade_price" || !e.side || e.size === null || !e.condition_id) continue;
-      const fill = { side: e.side, price: e.price, size: e.size };
-      const list = heard.get(e.token_id);
-      const i = list ? list.findIndex((h) => sameFill(h, fill)) : -1;
-      if (i >= 0) list!.splice(i, 1);
-      else waiting.push({ asset: e.token_id, conditionId: e.condition_id, ...fill, at: Date.now() });
+  const onLastTrade = (e: Extract<NormalizedWsMessage, { type: "last_trade_price" }>) => {
+    if (!e.tx_hash || !e.condition_id) {
+      stats.last_trades_without_tx++;
+      return;
+    }
+    const h = heard.get(e.tx_hash);
+    if (h) {
+      stats.matched_by_tx++;
+      if (--h.count <= 0) heard.delete(e.tx_hash);
+      return;
+    }
+    const w = waiting.get(e.tx_hash);
+    if (w) w.count++;
+    else {
+      const now = Date.now();
+      waiting.set(e.tx_hash, { conditionId: e.condition_id, atMs: now, count: 1, nextTryMs: now + MATCH_WAIT_MS, detected: false });
     }
   };
 
-  // Last trades whose activity twin never came: read those markets' REST tape.
+  const subscriptions = new MarketSubscriptions({
+    openSocket: (name, assets, custom, onClose) => {
+      const socket = new ResilientSocket({
+        name,
+        url: env.POLYMARKET_CLOB_WS_URL!,
+        // The market channel's subscribe message (docs: market-channel). Custom features (`best_bid_ask`,
+        // `new_market`, `market_resolved`) on one socket only: `new_market` comes for every market on every socket
+        // that asks for it.
+        subscribe: () => (assets.size ? [JSON.stringify({ assets_ids: [...assets], type: "market", custom_feature_enabled: custom })] : []),
+        onMessage: onMarket,
+        // What the activity feed missed while this socket was down is the activity feed's own gap, not ours.
+        onRecovered: () => undefined,
+        // rs-clob-client: text PING every 10 s.
+        pingText: "PING",
+        pingIntervalMs: 10_000,
+        watchdogMs: env.WORKER_WATCHDOG_S * 1000,
+        quietAllowed: true,
+        onClose: (code) => {
+          metrics().workerSocketCloses.inc({ feed: "market", code: String(code) });
+          onClose(code);
+        },
+      });
+      return socket;
+    },
+    onDropped: (tokens) => {
+      for (const t of tokens) prices.forget(t);
+    },
+  });
+
+  function onMarket(message: unknown) {
+    const frame = clob.parseMarketWsFrame(message);
+    for (const f of frame.failures) drift.failed("market", f.type, f.reason, f.sample);
+    for (const type of frame.ignored) drift.ignored("market", type);
+    for (const e of frame.messages) {
+      drift.parsed("market", e.type);
+      switch (e.type) {
+        case "price_change":
+          stats.price_frames++;
+          prices.add(e);
+          break;
+        case "book":
+        case "best_bid_ask":
+          stats.book_frames++;
+          prices.add(e);
+          break;
+        case "last_trade_price":
+          prices.add(e);
+          onLastTrade(e);
+          break;
+        case "new_market":
+          stats.new_markets++;
+          subscriptions.addNewMarket(e.condition_id, e.token_ids);
+          break;
+        case "market_resolved":
+          stats.markets_resolved++;
+          void onResolved(e.condition_id, e.token_ids);
+          break;
+        case "tick_size_change":
+          // Prices are stored as sent; the tick size only changes how finely they move.
+          break;
+      }
+    }
+  }
+
+  const onResolved = async (conditionId: string, tokenIds: string[]) => {
+    subscriptions.dropMarket(conditionId, tokenIds);
+    try {
+      const db = await getDb();
+      // The market's status follows at once; its resolution details come with the next listing pass.
+      await db.$executeRawUnsafe(
+        `UPDATE markets SET closed = true, open = false WHERE condition_id = ANY($1::text[]) AND (open OR NOT closed)`,
+        conditionIdForms(conditionId),
+      );
+    } catch (error) {
+      log.warn("worker: marking a resolved market closed failed", errorFields(error));
+    }
+  };
+
+  // Last trades whose activity row never came: read their markets' REST tape (fresh) until the fill shows there.
   const checkMissed = () => {
     const now = Date.now();
-    const due = waiting.filter((w) => now - w.at >= MATCH_WAIT_MS);
-    if (due.length) {
-      waiting = waiting.filter((w) => now - w.at < MATCH_WAIT_MS);
-      stats.missed_detected += due.length;
-      const markets = [...new Set(due.map((d) => d.conditionId))];
-      flushing = flushing.then(async () => {
+    for (const [tx, h] of heard) if (now - h.atMs >= RECENT_MS) heard.delete(tx);
+    if (repairing) return;
+    const due = [...waiting.entries()].filter(([, w]) => w.nextTryMs <= now);
+    if (!due.length) return;
+    for (const [tx, w] of due) {
+      if (!w.detected) {
+        w.detected = true;
+        stats.missed_detected++;
+      }
+      if (now - w.atMs >= REPAIR_GIVE_UP_MS) {
+        waiting.delete(tx);
+        stats.missed_unrepaired++;
+        log.warn("worker: a fill the activity feed missed never showed on the REST tape", { tx_hash: tx, condition_id: w.conditionId });
+      }
+    }
+    const live = due.filter(([tx]) => waiting.has(tx));
+    if (!live.length) return;
+    const markets = [...new Set(live.map(([, w]) => w.conditionId))];
+    repairing = true;
+    flushing = flushing
+      .then(async () => {
         for (let i = 0; i < markets.length; i += 20) {
           try {
-            const page = await data.listTrades({ market: markets.slice(i, i + 20), limit: 500, takerOnly: true });
+            const page = await data.listTrades({ market: markets.slice(i, i + 20), limit: 500, takerOnly: true }, { fresh: true });
             stats.market_fill_trades += await storeTrades(await getDb(), page.trades);
+            for (const t of page.trades) {
+              if (t.tx_hash && waiting.delete(t.tx_hash)) stats.missed_repaired++;
+            }
           } catch (error) {
             log.warn("worker: reading a market's tape for a missed trade failed", errorFields(error));
           }
         }
+        const next = Date.now() + REPAIR_RETRY_MS;
+        for (const [tx] of live) {
+          const w = waiting.get(tx);
+          if (w) w.nextTryMs = next;
+        }
+      })
+      .finally(() => {
+        repairing = false;
       });
-    }
-    for (const [asset, list] of heard) {
-      const kept = list.filter((h) => now - h.at < RECENT_MS);
-      if (kept.length) heard.set(asset, kept);
-      else heard.delete(asset);
-    }
   };
 
   const activity = new ResilientSocket({
     name: "activity feed",
     url: env.POLYMARKET_RTDS_URL!,
-    subscribe: () => [
-      JSON.stringify({
-        action: "subscribe",
-        subscriptions: [
-          { topic: "activity", type: "trades", filters: "" },
-          { topic: "activity", type: "orders_matched", filters: "" },
-        ],
-      }),
-    ],
+    subscribe: () => [JSON.stringify({ action: "subscribe", subscriptions: [{ topic: "activity", type: "orders_matched", filters: "" }] })],
     onMessage: onActivity,
     onRecovered: (since) => gapFill(since, "activity feed outage"),
     // The RTDS client pings every 5 s (real-time-data-client src/client.ts).
     pingText: "PING",
     pingIntervalMs: 5000,
     watchdogMs: env.WORKER_WATCHDOG_S * 1000,
+    onClose: (code) => metrics().workerSocketCloses.inc({ feed: "rtds", code: String(code) }),
   });
   activity.start();
-  sockets.push({ name: "activity feed", socket: activity, assets: new Set() });
+  metrics().workerSockets.set({ feed: "rtds" }, 1);
 
-  // Market-channel sockets for the open markets' tokens, refreshed as markets open.
-  const subscribed = new Set<string>();
-  const refreshMarkets = async () => {
+  const publishHealth = async () => {
     try {
-      const db = await getDb();
-      const rows = await db.$queryRawUnsafe<{ token_id: string }[]>(
-        `SELECT o.token_id FROM outcomes o JOIN markets m ON m.id = o.market_id AND m.open ORDER BY m.volume_usd DESC, o.token_id`,
-      );
-      const fresh = rows.map((r) => r.token_id).filter((t) => !subscribed.has(t));
-      while (fresh.length) {
-        let target = sockets.find((s) => s.name.startsWith("market channel") && s.assets.size < env.WORKER_MAX_ASSETS_PER_SOCKET);
-        const room = target ? env.WORKER_MAX_ASSETS_PER_SOCKET - target.assets.size : env.WORKER_MAX_ASSETS_PER_SOCKET;
-        const batch = fresh.splice(0, room);
-        for (const t of batch) subscribed.add(t);
-        if (target) {
-          for (const t of batch) target.assets.add(t);
-          target.socket.send(JSON.stringify({ assets_ids: batch, operation: "subscribe" }));
-          continue;
-        }
-        const assets = new Set(batch);
-        const name = `market channel ${sockets.length}`;
-        const socket = new ResilientSocket({
-          name,
-          url: env.POLYMARKET_CLOB_WS_URL!,
-          // The market channel's subscribe message (docs: market-channel; rs-clob-client ws types).
-          subscribe: () => [JSON.stringify({ assets_ids: [...assets], type: "market", custom_feature_enabled: true })],
-          onMessage: onMarket,
-          // What the activity feed missed while this socket was down is the activity feed's own gap, not ours.
-          onRecovered: () => undefined,
-          // rs-clob-client: text PING every 10 s.
-          pingText: "PING",
-          pingIntervalMs: 10_000,
-          watchdogMs: env.WORKER_WATCHDOG_S * 1000,
-          quietAllowed: true,
-        });
-        socket.start();
-        target = { name, socket, assets };
-        sockets.push(target);
-      }
+      await drift.publish(await getDb());
     } catch (error) {
-      log.warn("worker: listing open markets failed", errorFields(error));
+      log.warn("worker: publishing feed health failed", errorFields(error));
     }
   };
-  // On a fresh database the first sampler pass is still listing markets: look again every few seconds until it has
-  // (so the market channel, and with it the ticks, start right after that pass), then once a minute.
-  let marketsTimer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  const scheduleRefresh = () => {
-    if (stopped) return;
-    marketsTimer = setTimeout(
-      () => void refreshMarkets().finally(scheduleRefresh),
-      subscribed.size ? MARKETS_REFRESH_MS : MARKETS_FIRST_LOOK_MS,
-    );
-    marketsTimer.unref?.();
-  };
-  void refreshMarkets().finally(scheduleRefresh);
 
-  timers.push(setInterval(flush, FLUSH_MS), setInterval(flushPrices, PRICE_FLUSH_MS), setInterval(checkMissed, 500));
+  timers.push(
+    setInterval(flush, FLUSH_MS),
+    setInterval(flushPrices, PRICE_FLUSH_MS),
+    setInterval(checkMissed, 500),
+    setInterval(() => void publishHealth(), FEED_HEALTH_PUBLISH_MS),
+  );
   for (const t of timers) t.unref?.();
+  subscriptions.start();
   const stopSampler = startSamplerLoop(options.samplerIntervalS ?? (env.SAMPLER_INTERVAL_S > 0 ? env.SAMPLER_INTERVAL_S : 60), { source });
   const relay: Subscription | null = relayToRedis();
   log.info("worker started", { rtds: env.POLYMARKET_RTDS_URL, clob_ws: env.POLYMARKET_CLOB_WS_URL, relay: relay?.kind ?? null });
 
   return {
-    stats: () => ({ ...stats, sockets: sockets.map((s) => ({ name: s.name, ...s.socket.stats })) }),
+    drift,
+    subscriptions,
+    stats: () => ({
+      ...stats,
+      subscriptions: subscriptions.stats(),
+      sockets: [{ name: "activity feed", ...activity.stats }, ...subscriptions.socketStats()],
+    }),
     stop: async () => {
       for (const t of timers) clearInterval(t);
-      stopped = true;
-      if (marketsTimer) clearTimeout(marketsTimer);
+      subscriptions.stop();
       stopSampler();
-      for (const s of sockets) s.socket.stop();
+      activity.stop();
       flush();
       flushPrices();
       await Promise.all([flushing, pricesFlushing]);
+      await publishHealth();
       await relay?.close();
     },
   };

@@ -1,5 +1,6 @@
 // CLOB (clob.polymarket.com) bodies: price history, and the market WebSocket's messages.
 import { z } from "zod";
+import { canonicalConditionId } from "../ids";
 import type { NormalizedWsMessage, PricePoint } from "../types";
 import { isoFromUnix, optionalNumber, optionalSide, optionalString, requiredNumber, secondsFrom, tokenId } from "./scalars";
 
@@ -42,14 +43,109 @@ const WsLastTradeSchema = z
     side: optionalSide,
     size: optionalNumber,
     timestamp: optionalNumber,
+    transaction_hash: optionalString,
   })
   .transform((m): NormalizedWsMessage => ({
     type: "last_trade_price",
     token_id: m.asset_id,
-    condition_id: m.market,
+    condition_id: m.market ? canonicalConditionId(m.market) : null,
     price: m.price,
     side: m.side,
     size: m.size,
+    timestamp: isoFromUnix(m.timestamp),
+    tx_hash: m.transaction_hash ? m.transaction_hash.toLowerCase() : null,
+  }));
+
+const BookLevelSchema = z.object({ price: requiredNumber, size: requiredNumber });
+const bestOf = (levels: { price: number; size: number }[], pick: (a: number, b: number) => number) =>
+  levels.filter((l) => l.size > 0).reduce<number | null>((best, l) => (best === null ? l.price : pick(best, l.price)), null);
+
+// `book` lists levels in no promised order (the docs' example has bids ascending): the best is found, not assumed.
+const WsBookSchema = z
+  .object({
+    event_type: z.literal("book"),
+    asset_id: tokenId,
+    market: optionalString,
+    bids: z.array(BookLevelSchema),
+    asks: z.array(BookLevelSchema),
+    timestamp: optionalNumber,
+  })
+  .transform((m): NormalizedWsMessage => ({
+    type: "book",
+    token_id: m.asset_id,
+    condition_id: m.market ? canonicalConditionId(m.market) : null,
+    best_bid: bestOf(m.bids, Math.max),
+    best_ask: bestOf(m.asks, Math.min),
+    timestamp: isoFromUnix(m.timestamp),
+  }));
+
+const WsBestBidAskSchema = z
+  .object({
+    event_type: z.literal("best_bid_ask"),
+    asset_id: tokenId,
+    market: optionalString,
+    best_bid: optionalNumber,
+    best_ask: optionalNumber,
+    timestamp: optionalNumber,
+  })
+  .transform((m): NormalizedWsMessage => ({
+    type: "best_bid_ask",
+    token_id: m.asset_id,
+    condition_id: m.market ? canonicalConditionId(m.market) : null,
+    best_bid: m.best_bid,
+    best_ask: m.best_ask,
+    timestamp: isoFromUnix(m.timestamp),
+  }));
+
+const WsTickSizeSchema = z
+  .object({
+    event_type: z.literal("tick_size_change"),
+    asset_id: tokenId,
+    market: optionalString,
+    new_tick_size: requiredNumber,
+    timestamp: optionalNumber,
+  })
+  .transform((m): NormalizedWsMessage => ({
+    type: "tick_size_change",
+    token_id: m.asset_id,
+    condition_id: m.market ? canonicalConditionId(m.market) : null,
+    tick_size: m.new_tick_size,
+    timestamp: isoFromUnix(m.timestamp),
+  }));
+
+const WsNewMarketSchema = z
+  .object({
+    event_type: z.literal("new_market"),
+    id: optionalString,
+    market: z.string().min(1),
+    assets_ids: z.array(tokenId),
+    timestamp: optionalNumber,
+  })
+  .transform((m): NormalizedWsMessage => ({
+    type: "new_market",
+    condition_id: canonicalConditionId(m.market),
+    market_id: m.id,
+    token_ids: m.assets_ids,
+    timestamp: isoFromUnix(m.timestamp),
+  }));
+
+const WsMarketResolvedSchema = z
+  .object({
+    event_type: z.literal("market_resolved"),
+    id: optionalString,
+    market: z.string().min(1),
+    assets_ids: z.array(tokenId),
+    winning_asset_id: optionalString,
+    winning_outcome: optionalString,
+    timestamp: optionalNumber,
+  })
+  .transform((m): NormalizedWsMessage => ({
+    type: "market_resolved",
+    condition_id: canonicalConditionId(m.market),
+    market_id: m.id,
+    token_ids: m.assets_ids,
+    winning_token_id: m.winning_asset_id,
+    winning_outcome: m.winning_outcome,
     timestamp: isoFromUnix(m.timestamp),
   }));
 
@@ -71,7 +167,7 @@ const WsPriceChangeSchema = z
   })
   .transform((m): NormalizedWsMessage => ({
     type: "price_change",
-    condition_id: m.market,
+    condition_id: m.market ? canonicalConditionId(m.market) : null,
     timestamp: isoFromUnix(m.timestamp),
     changes: m.price_changes.map((c) => ({
       token_id: c.asset_id,
@@ -84,3 +180,14 @@ const WsPriceChangeSchema = z
   }));
 
 export const WsMessageSchema = z.union([WsLastTradeSchema, WsPriceChangeSchema]);
+
+/** One schema per market-channel `event_type` (docs: market-channel; custom features add the last three). */
+export const WS_MARKET_SCHEMAS = {
+  last_trade_price: WsLastTradeSchema,
+  price_change: WsPriceChangeSchema,
+  book: WsBookSchema,
+  best_bid_ask: WsBestBidAskSchema,
+  tick_size_change: WsTickSizeSchema,
+  new_market: WsNewMarketSchema,
+  market_resolved: WsMarketResolvedSchema,
+} as const;

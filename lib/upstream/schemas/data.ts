@@ -25,12 +25,30 @@ import {
   side,
   tokenId,
 } from "./scalars";
+import { canonicalConditionId } from "../ids";
 
-function tradeId(parts: (string | number | null)[]): string {
-  return createHash("sha256")
-    .update(parts.map((p) => String(p ?? "")).join("|"))
-    .digest("hex")
-    .slice(0, 32);
+/** A size or price in millionths, rounded half up: the same integer in JavaScript and in SQL (the fill-key migration). */
+export const micros = (x: number) => Math.floor(x * 1e6 + 0.5);
+
+/**
+ * A fill's identity, the same from every source (docs/upstream-live.md, "One row per fill"): the transaction hash,
+ * the token, the wallet (lower case), the side, the size and the price. Never the second: RTDS stamps most fills one
+ * second before the block time the Data API shows, so a fill heard live and read from REST would be two rows. Only a
+ * fill without a transaction hash (none seen upstream) falls back to its second. The hash is reproduced in SQL by
+ * the migration that keyed the rows stored before (prisma/migrations/*_trade_fill_keys): change both or neither.
+ */
+export function fillKey(f: {
+  tx_hash: string | null;
+  token_id: string;
+  wallet: string;
+  side: string;
+  size: number;
+  price: number;
+  seconds: number;
+}): string {
+  const parts = [f.tx_hash ?? "", f.token_id, f.wallet.toLowerCase(), f.side, String(micros(f.size)), String(micros(f.price))];
+  if (!f.tx_hash) parts.push(String(f.seconds));
+  return createHash("sha256").update(parts.join("|")).digest("hex").slice(0, 32);
 }
 
 interface TradeFields {
@@ -53,11 +71,14 @@ interface TradeFields {
 
 function toTrade(t: TradeFields): NormalizedTrade {
   const seconds = secondsFrom(t.timestamp);
+  // Wallets are hex addresses: RTDS sends them in EIP-55 mixed case, the Data API in lower case; one form everywhere.
+  const wallet = t.wallet.toLowerCase();
+  const txHash = t.tx_hash ? t.tx_hash.toLowerCase() : null;
   return {
-    id: tradeId([t.tx_hash, t.token_id, t.wallet.toLowerCase(), t.side, t.size, t.price, seconds]),
-    tx_hash: t.tx_hash,
+    id: fillKey({ tx_hash: txHash, token_id: t.token_id, wallet, side: t.side, size: t.size, price: t.price, seconds }),
+    tx_hash: txHash,
     market_id: null,
-    condition_id: t.condition_id,
+    condition_id: canonicalConditionId(t.condition_id),
     token_id: t.token_id,
     event_slug: t.event_slug,
     market_slug: t.slug,
@@ -68,7 +89,7 @@ function toTrade(t: TradeFields): NormalizedTrade {
     price: t.price,
     shares: t.size,
     usd_size: t.size * t.price,
-    wallet: t.wallet,
+    wallet,
     pseudonym: t.pseudonym,
     name: t.name,
     timestamp: new Date(seconds * 1000).toISOString(),
@@ -201,7 +222,7 @@ const HolderV1Schema = z
     verified: optionalBoolean,
   })
   .transform((h): Omit<NormalizedHolder, "token_id"> & { token_id: string | null } => ({
-    wallet: h.proxyWallet,
+    wallet: h.proxyWallet.toLowerCase(),
     pseudonym: h.pseudonym,
     name: h.name,
     token_id: h.asset ?? null,
@@ -225,7 +246,7 @@ const HolderV2Schema = z
     ...holderPnl,
   })
   .transform((h): Omit<NormalizedHolder, "token_id"> & { token_id: string | null } => ({
-    wallet: h.proxy_wallet,
+    wallet: h.proxy_wallet.toLowerCase(),
     pseudonym: h.pseudonym,
     name: h.name,
     token_id: h.token_id ?? null,
@@ -284,7 +305,7 @@ const PositionV1Schema = z
     endDate: optionalDate,
   })
   .transform((p): NormalizedPosition => ({
-    wallet: p.proxyWallet,
+    wallet: p.proxyWallet.toLowerCase(),
     token_id: p.asset,
     condition_id: p.conditionId,
     title: p.title,
@@ -327,7 +348,7 @@ const PositionV2Schema = z
     end_date: optionalDate,
   })
   .transform((p): NormalizedPosition => ({
-    wallet: p.proxy_wallet,
+    wallet: p.proxy_wallet.toLowerCase(),
     token_id: p.token_id,
     condition_id: p.condition_id,
     title: p.title,

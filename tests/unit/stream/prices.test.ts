@@ -88,3 +88,35 @@ describe("OutcomePriceBatcher", () => {
     expect(batcher.take()).toEqual([]);
   });
 });
+
+describe("top of book after trades", () => {
+  it("a book frame after a trade that swept the ask moves the displayed price to the post-trade midpoint", async () => {
+    const { OutcomePriceBatcher } = await import("@/lib/stream/ingest/prices");
+    const b = new OutcomePriceBatcher();
+    b.add(
+      {
+        type: "price_change",
+        condition_id: null,
+        timestamp: null,
+        changes: [{ token_id: "1", price: 0.5, side: "BUY", size: 10, best_bid: 0.5, best_ask: 0.52 }],
+      },
+      1000,
+    );
+    expect(b.take()).toEqual([{ tokenId: "1", price: 0.51, at: new Date(1000) }]);
+    // The trade took the whole 0.52 level: last_trade_price, then the book as it now stands (docs: market-channel).
+    b.add(
+      { type: "last_trade_price", token_id: "1", condition_id: null, price: 0.52, side: "BUY", size: 25, timestamp: null, tx_hash: "0x1" },
+      1100,
+    );
+    b.add({ type: "book", token_id: "1", condition_id: null, best_bid: 0.52, best_ask: 0.56, timestamp: null }, 1100);
+    expect(b.take()).toEqual([{ tokenId: "1", price: 0.54, at: new Date(1100) }]);
+    b.add({ type: "best_bid_ask", token_id: "1", condition_id: null, best_bid: 0.53, best_ask: 0.55, timestamp: null }, 1200);
+    expect(b.take()).toEqual([{ tokenId: "1", price: 0.54, at: new Date(1200) }]);
+    b.forget("1");
+    b.add(
+      { type: "last_trade_price", token_id: "1", condition_id: null, price: 0.6, side: "BUY", size: 1, timestamp: null, tx_hash: "0x2" },
+      1300,
+    );
+    expect(b.take()).toEqual([]);
+  });
+});

@@ -633,6 +633,8 @@ describe("clob client against recorded responses", () => {
       side: "SELL",
       size: 85.36,
       timestamp: new Date(Number(wsLastTradeFixture.timestamp)).toISOString(),
+      // The recorded frame predates `transaction_hash` on this message.
+      tx_hash: wsLastTradeFixture.transaction_hash ? String(wsLastTradeFixture.transaction_hash).toLowerCase() : null,
     });
     const [change] = clob.parseMarketWsMessage([wsPriceChangeFixture]);
     expect(change).toEqual({
@@ -649,5 +651,68 @@ describe("clob client against recorded responses", () => {
       })),
     });
     expect(clob.parseMarketWsMessage("PONG")).toEqual([]);
+  });
+
+  it("parseMarketWsFrame reads every market-channel type by event_type, reports failures with their reason, and ignores unknown types", () => {
+    const cond62 = `0x01${"ab".repeat(30)}`;
+    const frame = clob.parseMarketWsFrame([
+      // docs market-channel: `book` levels in no promised order (bids ascending in the docs' example).
+      {
+        event_type: "book",
+        asset_id: "1",
+        market: cond62,
+        bids: [
+          { price: ".48", size: "30" },
+          { price: ".50", size: "15" },
+        ],
+        asks: [
+          { price: ".54", size: "10" },
+          { price: ".52", size: "25" },
+        ],
+        timestamp: "1000",
+      },
+      { event_type: "best_bid_ask", asset_id: "1", market: cond62, best_bid: "0.5", best_ask: "0.51", spread: "0.01", timestamp: "1000" },
+      { event_type: "tick_size_change", asset_id: "1", market: cond62, old_tick_size: "0.01", new_tick_size: "0.001", timestamp: "1000" },
+      { event_type: "new_market", id: "9", market: cond62, assets_ids: ["1", "2"], outcomes: ["Yes", "No"], timestamp: "1000" },
+      {
+        event_type: "market_resolved",
+        id: "9",
+        market: cond62,
+        assets_ids: ["1", "2"],
+        winning_asset_id: "1",
+        winning_outcome: "Yes",
+        timestamp: "1000",
+      },
+      {
+        event_type: "last_trade_price",
+        asset_id: "1",
+        market: cond62,
+        price: "0.5",
+        side: "BUY",
+        size: "3",
+        timestamp: "1000",
+        transaction_hash: "0xABC",
+      },
+      { event_type: "last_trade_price", asset_id: "1", market: cond62, prize: "0.5", timestamp: "1000" },
+      { event_type: "something_new", asset_id: "1" },
+    ]);
+    const padded = `${cond62}00`;
+    expect(frame.messages.map((m) => m.type)).toEqual([
+      "book",
+      "best_bid_ask",
+      "tick_size_change",
+      "new_market",
+      "market_resolved",
+      "last_trade_price",
+    ]);
+    expect(frame.messages[0]).toMatchObject({ token_id: "1", condition_id: padded, best_bid: 0.5, best_ask: 0.52 });
+    expect(frame.messages[1]).toMatchObject({ best_bid: 0.5, best_ask: 0.51 });
+    expect(frame.messages[3]).toMatchObject({ condition_id: padded, token_ids: ["1", "2"] });
+    expect(frame.messages[4]).toMatchObject({ token_ids: ["1", "2"], winning_token_id: "1", winning_outcome: "Yes" });
+    expect(frame.messages[5]).toMatchObject({ tx_hash: "0xabc", condition_id: padded });
+    expect(frame.failures).toHaveLength(1);
+    expect(frame.failures[0].type).toBe("last_trade_price");
+    expect(frame.failures[0].reason).toMatch(/price/);
+    expect(frame.ignored).toEqual(["something_new"]);
   });
 });

@@ -1,0 +1,213 @@
+// The ingest worker against the simulator with the live feeds as Polymarket really sends them (reality switches:
+// RTDS `trades` with maker rows and `orders_matched` taker rows, RTDS stamps a second before the block, EIP-55
+// wallets, REST 5–9 s behind the block, the Data API's per-URL CDN cache): one tape row per real fill, the taker's,
+// across the live feed and the REST catch-up after a restart; drift (a renamed RTDS field) turns health unhealthy;
+// `-live` activity shows a fill despite the CDN cache. Real clock, in-memory database (docs/stream.md).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import type { Db } from "@/lib/db/client";
+import type { Worker } from "@/lib/stream/ingest/worker";
+import type { Simulator } from "@/sim/polymarket";
+import type { Trade } from "@/sim/polymarket/flow";
+import { pollUntil } from "../../helpers/poll";
+
+const N = 30;
+const REALITY = { rtdsMakerRows: true, rtdsEarlyShare: 0.77, checksumWallets: true, restLag: true, cdnCache: true };
+
+let sim: Simulator;
+let db: Db;
+let closeDb: () => Promise<void>;
+let worker: Worker | null = null;
+let startWorker: typeof import("@/lib/stream/ingest/worker").startWorker;
+
+const simControl = (path: string, method = "GET", body?: unknown) =>
+  fetch(`${sim.url}/__sim${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+
+const passes = async () =>
+  (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM sampler_runs WHERE trigger = 'loop' AND status = 'ok'`))[0].n;
+
+async function startAndWaitForPass(): Promise<Worker> {
+  const before = await passes();
+  const w = startWorker({ samplerIntervalS: 3600 });
+  await pollUntil(passes, (n) => n > before, 120_000, 250);
+  return w;
+}
+
+/** Old keying (before this change): the fill id hashed the second, so RTDS's early stamp made a second row. */
+function oldKey(p: {
+  transactionHash: string;
+  asset: string;
+  proxyWallet: string;
+  side: string;
+  size: number;
+  price: number;
+  timestamp: number;
+}) {
+  return [p.transactionHash, p.asset, p.proxyWallet.toLowerCase(), p.side, p.size, p.price, p.timestamp].join("|");
+}
+
+beforeAll(async () => {
+  const { startSimulator } = await import("@/sim/polymarket");
+  sim = await startSimulator({ seed: 5, scale: "demo", reality: REALITY });
+  Object.assign(process.env, sim.env, {
+    POLYMARKET_CLOB_WS_URL: sim.clobWsUrl,
+    POLYMARKET_RTDS_URL: sim.rtdsUrl,
+    WORKER_MIN_VOLUME_24H_USD: "0",
+    WORKER_CONNECT_INTERVAL_MS: "20",
+  });
+  const client = await import("@/lib/db/client");
+  db = await client.getDb();
+  closeDb = client.closeDb;
+  startWorker = (await import("@/lib/stream/ingest/worker")).startWorker;
+  worker = await startAndWaitForPass();
+}, 180_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await closeDb?.();
+  await sim?.close();
+});
+
+describe("ingest worker against the live feeds as they really are", { shuffle: false }, () => {
+  let burst: Trade[] = [];
+  let txs: string[] = [];
+
+  it("stores one row per real fill, the taker's, in lower case, across the live feed and a restart's REST catch-up", async () => {
+    // A listener of our own on RTDS `trades` and `orders_matched`: what the old worker subscribed (both types).
+    const rtds = new WebSocket(sim.rtdsUrl);
+    const heard: { type: string; payload: Parameters<typeof oldKey>[0] }[] = [];
+    rtds.on("message", (raw) => {
+      const text = raw.toString();
+      if (text.startsWith("{")) {
+        const m = JSON.parse(text) as { type: string; payload: Parameters<typeof oldKey>[0] };
+        heard.push({ type: m.type, payload: m.payload });
+      }
+    });
+    await new Promise((r) => rtds.once("open", r));
+    rtds.send(
+      JSON.stringify({
+        action: "subscribe",
+        subscriptions: [
+          { topic: "activity", type: "trades" },
+          { topic: "activity", type: "orders_matched" },
+        ],
+      }),
+    );
+
+    const at = Math.floor(Date.now() / 1000) + 2;
+    sim.burst(N, { atSec: at, spreadSec: 4 });
+    burst = sim.flow.query({ markets: null, takerOnly: true, since: at, until: at + 4, need: 1_000_000 }).filter((t) => t.kind === 2);
+    expect(burst.length).toBe(N);
+    txs = burst.map((t) => sim.flow.txHash(t));
+    const count = async () =>
+      (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM trades WHERE tx_hash = ANY($1::text[])`, txs))[0].n;
+
+    // Live: every fill heard on `orders_matched` and stored.
+    await pollUntil(count, (n) => n >= N, 30_000);
+    rtds.close();
+    const burstRows = heard.filter((h) => txs.includes(h.payload.transactionHash));
+    const makerRows = burstRows.filter((h) => h.type === "trades").length - N;
+    expect(makerRows, "the feed carried maker rows").toBeGreaterThan(0);
+    expect(
+      burstRows.some((h) => h.payload.proxyWallet !== h.payload.proxyWallet.toLowerCase()),
+      "EIP-55 wallets on the feed",
+    ).toBe(true);
+
+    // Restart: the REST tape (5–9 s behind, behind a CDN) is read back by the new worker's first pass.
+    await worker!.stop();
+    worker = null;
+    const restShows = async () => {
+      const res = await fetch(`${sim.dataUrl}/v2/trades?limit=1000&_=${Date.now()}`);
+      const body = (await res.json()) as { data: { transaction_hash: string; proxy_wallet: string; timestamp: number }[] };
+      return body.data.filter((r) => txs.includes(r.transaction_hash));
+    };
+    const rest = await pollUntil(restShows, (rows) => rows.length >= N, 30_000, 500);
+    worker = await startAndWaitForPass();
+
+    const rows = await db.$queryRawUnsafe<{ tx_hash: string; wallet: string; side: string; shares: number }[]>(
+      `SELECT tx_hash, wallet, side, shares FROM trades WHERE tx_hash = ANY($1::text[])`,
+      txs,
+    );
+    expect(rows.length, "rows for the burst after the REST catch-up").toBe(N);
+    for (const t of burst) {
+      const row = rows.find((r) => r.tx_hash === sim.flow.txHash(t))!;
+      expect(row.wallet).toBe(sim.world.wallet(t.wallet).address.toLowerCase());
+      expect(row.side).toBe(t.side);
+      expect(row.shares).toBe(t.size);
+    }
+
+    // The same burst keyed the old way (both RTDS types, the second in the id), with the REST rows the sampler adds.
+    const oldIds = new Set([
+      ...burstRows.map((h) => oldKey(h.payload)),
+      ...rest.map((r) => {
+        const t = burst.find((b) => sim.flow.txHash(b) === r.transaction_hash)!;
+        return oldKey({
+          transactionHash: r.transaction_hash,
+          asset: sim.world.markets[t.market].tokenIds[t.outcome],
+          proxyWallet: r.proxy_wallet,
+          side: t.side,
+          size: t.size,
+          price: t.price,
+          timestamp: r.timestamp,
+        });
+      }),
+    ]);
+    console.log(
+      `rows per real fill on a ${N}-fill burst: before ${(oldIds.size / N).toFixed(2)} (${oldIds.size} rows: ${makerRows} maker rows, ` +
+        `RTDS second ≠ block second), after ${(rows.length / N).toFixed(2)} (${rows.length} rows)`,
+    );
+  }, 180_000);
+
+  it("-live market activity shows a fill within its TTL plus the REST lag, despite the CDN's per-URL cache", async () => {
+    const { getMarketActivityLive, LIVE_TTL_S } = await import("@/lib/upstream/live");
+    const t = burst[0];
+    const market = sim.world.markets[t.market];
+    // A fresh fill in this market from now on.
+    const at = Math.floor(Date.now() / 1000) + 1;
+    sim.burst(1, { atSec: at, spreadSec: 1 });
+    const fill = sim.flow.query({ markets: null, takerOnly: true, since: at, until: at, need: 1_000_000 }).find((x) => x.kind === 2)!;
+    const fillMarket = sim.world.markets[fill.market];
+    // The naive URL is stuck in the CDN: asked again it answers the cached page (x-cache Hit).
+    const naive = `${sim.dataUrl}/trades?market=${fillMarket.conditionId}&limit=500&takerOnly=true`;
+    await fetch(naive);
+    const again = await fetch(naive);
+    expect(again.headers.get("x-cache")).toMatch(/^Hit/);
+    const tx = sim.flow.txHash(fill);
+    const started = Date.now();
+    const body = await pollUntil(
+      () => getMarketActivityLive(fillMarket.id, { holders_limit: 5, trades_limit: 500 }),
+      (b) => b.data.trades.some((x) => x.tx_hash === tx),
+      LIVE_TTL_S.marketActivity * 1000 + 9_000 + 5_000,
+      500,
+    );
+    const seenAfterS = (Date.now() - at * 1000) / 1000;
+    console.log(
+      `-live market activity showed a fill ${seenAfterS.toFixed(1)} s after its block (polled from ${((started - at * 1000) / 1000).toFixed(1)} s)`,
+    );
+    expect(Date.parse(body.meta.as_of)).toBeLessThanOrEqual(Date.now());
+    expect(market).toBeDefined();
+  }, 60_000);
+
+  it("turns a renamed RTDS field into counted failures and an unhealthy feed in /api/health", async () => {
+    const { healthReport } = await import("@/lib/server/health");
+    expect((await healthReport()).upstream.live_feeds?.healthy ?? true).toBe(true);
+    await simControl("/ws/faults", "POST", { rename_rtds_field: { from: "proxyWallet", to: "proxy_wallet_v2" } });
+    try {
+      sim.burst(40, { atSec: Math.floor(Date.now() / 1000) + 1, spreadSec: 3 });
+      const report = await pollUntil(
+        () => healthReport(),
+        (h) => h.upstream.live_feeds?.healthy === false,
+        30_000,
+        500,
+      );
+      expect(report.status).toBe("degraded");
+      const rtds = report.upstream.live_feeds!.feeds.find((f) => f.feed === "rtds")!;
+      expect(rtds.healthy).toBe(false);
+      const matched = rtds.by_type.find((t) => t.type === "orders_matched")!;
+      expect(matched.failed).toBeGreaterThanOrEqual(10);
+      expect(matched.last_failure).toMatch(/proxyWallet/);
+    } finally {
+      await simControl("/ws/faults", "DELETE");
+    }
+  }, 60_000);
+});
