@@ -100,13 +100,8 @@ function linkPolygonDisputes(ctx: OracleContext, sources: DisputeSources, linked
     const { identifier, timestamp, ancillaryData, requester } = origin.args;
     const stamped = stampAncillaryData(ancillaryData, requester);
     const legacyText = legacyBridgedAncillaryData(stamped, origin.oracle);
-    // The first bridging log after this dispute in its transaction (a transaction may hold several disputes).
-    const bridged = sources.bridgedByTx
-      .get(lower(origin.txHash))
-      ?.filter(
-        (b) => b.log.logIndex > origin.logIndex && lower(b.args.ancillaryData) === lower(stamped) && b.args.identifier === identifier,
-      )
-      .sort((a, b) => a.log.logIndex - b.log.logIndex)[0];
+    // The bridging log of this dispute's own call, paired by identity (it precedes the DisputePrice on chain).
+    const bridged = sources.bridgeOf.get(origin);
     let dvm: DvmRequest | null = null;
     if (bridged) {
       // The bridging log of the dispute's own transaction carries the DVM time (the proposal time for Polymarket's

@@ -112,10 +112,12 @@ contract MockOptimisticOracleV2 {
         Request storage r = requests[_id(requester, identifier, timestamp, ancillaryData)];
         require(r.proposer != address(0) && r.disputer == address(0) && r.expirationTime > block.timestamp, "not disputable");
         r.disputer = disputer;
-        emit DisputePrice(requester, r.proposer, disputer, identifier, timestamp, ancillaryData, r.proposedPrice);
-        // Event-based requests are voted at their proposal time (the real _getTimestampForDvmRequest).
+        // The real disputePriceFor calls the oracle (here the child tunnel, which emits PriceRequestBridged) BEFORE
+        // it emits DisputePrice (sim/chain/SOURCES.md). Event-based requests are voted at their proposal time (the
+        // real _getTimestampForDvmRequest).
         uint256 dvmTime = r.requestSettings.eventBased ? r.expirationTime - r.requestSettings.customLiveness : timestamp;
         oracle.requestPrice(identifier, dvmTime, stampAncillaryData(ancillaryData, requester));
+        emit DisputePrice(requester, r.proposer, disputer, identifier, timestamp, ancillaryData, r.proposedPrice);
     }
 
     /// Bulk seeding for the bench's mainnet-scale world: each question requested, proposed at its proposal time and
@@ -143,8 +145,9 @@ contract MockOptimisticOracleV2 {
         r.disputer = disputer;
         r.proposedPrice = 1e18;
         r.expirationTime = proposalTime + defaultLiveness;
-        emit DisputePrice(requester, proposer, disputer, identifier, timestamp, ancillaryData, 1e18);
+        // Oracle first, then DisputePrice: the real call order (sim/chain/SOURCES.md).
         oracle.requestPrice(identifier, proposalTime, stampAncillaryData(ancillaryData, requester));
+        emit DisputePrice(requester, proposer, disputer, identifier, timestamp, ancillaryData, 1e18);
     }
 
     // The DVM's answer reaching Polygon through the tunnel: the request becomes Resolved.

@@ -5,7 +5,10 @@
 //   - request counts come from getNumberOfPriceRequestsPostUpdate (a concluded vote counts as resolved before
 //     VotingV2 processes it lazily);
 //   - a bridged dispute whose Polygon dispute log is not found gets its disputed_at from the PriceRequestBridged log
-//     of the same transaction.
+//     of the same transaction;
+//   - a dispute emitted in the real log order (the tunnel's PriceRequestBridged BEFORE DisputePrice, as
+//     OptimisticOracleV2.disputePriceFor calls the oracle first) is one row that reaches `voting` with its round and
+//     reveals.
 import { type Abi, decodeEventLog, encodeAbiParameters, type Hex, keccak256 } from "viem";
 import { mainnet, polygon } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -13,11 +16,12 @@ import { loadEnv } from "@/lib/env";
 import { legacyBridgedAncillaryData, stampAncillaryData } from "@/lib/oracle/ancillary";
 import { oracleConfigFromEnv } from "@/lib/oracle/config";
 import { createOracleContext, type OracleContext } from "@/lib/oracle/context";
+import { readDisputeVote } from "@/lib/oracle/dispute-vote";
 import { runIndexerPass } from "@/lib/oracle/indexer";
 import { getOracleDisputes, getOracleSummary } from "@/lib/oracle/service";
 import { type LocalChains, startLocalChains } from "@/sim/chain";
 import { compileContracts } from "@/sim/chain/compile";
-import { POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, ROUND_LENGTH } from "@/sim/chain/seed";
+import { PHASE_LENGTH, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, ROUND_LENGTH } from "@/sim/chain/seed";
 import { freshDb } from "./helpers";
 import { account, driver, YES_OR_NO } from "@/tests/helpers/chain-driver";
 
@@ -163,5 +167,56 @@ describe("DVM lifecycle details", () => {
     expect(summary.meta.counts_stale).toBe(false);
     expect(summary.data.pending_requests).toBe(Number(plainPending) - 1);
     expect(summary.data.resolved_requests).toBe(Number(plainResolved) + 1);
+  });
+
+  // Runs last: it moves the clock a round on.
+  it("a dispute emitted in the real order (bridging log first) is one row that reaches voting with its round and reveals", async () => {
+    const text = "Will the real-order dispute stay one row?";
+    const { ancillary, requester, receipt } = await disputeOnPolygon(text, 1_780_300_000n, "real-order");
+    const oo = chains.addresses.optimisticOracleV2.toLowerCase();
+    const tunnel = chains.addresses.childTunnel.toLowerCase();
+    const bridgedLog = receipt.logs.find((l) => l.address.toLowerCase() === tunnel)!;
+    const disputeLog = receipt.logs.find((l) => l.address.toLowerCase() === oo)!;
+    // OptimisticOracleV2.disputePriceFor: _getOracle().requestPrice(...) first, emit DisputePrice after.
+    expect(bridgedLog.logIndex).toBeLessThan(disputeLog.logIndex);
+    const bridged = (
+      decodeEventLog({ abi: T, data: bridgedLog.data, topics: bridgedLog.topics }) as unknown as {
+        args: { time: bigint; ancillaryData: Hex; parentRequestId: Hex };
+      }
+    ).args;
+    expect(bridged.ancillaryData).toBe(stampAncillaryData(ancillary, requester));
+    const compressed = (await poly.pub.readContract({
+      address: chains.addresses.childTunnel,
+      abi: T,
+      functionName: "compressAncillaryData",
+      args: [bridged.ancillaryData, chains.addresses.optimisticOracleV2, receipt.blockNumber],
+      blockNumber: receipt.blockNumber,
+    })) as Hex;
+    expect(idOf(YES_OR_NO, bridged.time, compressed)).toBe(bridged.parentRequestId);
+    // The root tunnel's request on mainnet: voted next round. Move into that round's reveal phase and reveal.
+    await eth.send(chains.addresses.votingV2, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, bridged.time, compressed]);
+    const voteRound = (await eth.pub.getBlock()).timestamp / BigInt(ROUND_LENGTH) + 1n;
+    const revealAt = voteRound * BigInt(ROUND_LENGTH) + BigInt(PHASE_LENGTH) + 100n;
+    await eth.advanceTo(revealAt);
+    await poly.advanceTo(revealAt);
+    const voter = "0x00000000000000000000000000000000000a11ce";
+    await eth.send(chains.addresses.votingV2, V, "seedReveal", [voter, voter, YES_OR_NO, bridged.time, compressed, 10n ** 18n]);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+
+    const rows = (await getOracleDisputes(ctx)).body.data.filter(
+      (d) => d.title === text || d.dvm?.request_id.toLowerCase() === bridged.parentRequestId.toLowerCase(),
+    );
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({
+      status: "voting",
+      vote_phase: "reveal",
+      dispute_tx_hash: receipt.transactionHash,
+      dvm: { request_id: bridged.parentRequestId, round_id: Number(voteRound), ancillary_form: "compressed" },
+    });
+    expect(row.proposer).not.toBeNull();
+    expect(row.disputer).not.toBeNull();
+    const vote = await readDisputeVote(ctx, bridged.parentRequestId);
+    expect(vote.reveals.map((r) => [r.voter.toLowerCase(), r.round_id])).toEqual([[voter, Number(voteRound)]]);
   });
 });
