@@ -102,7 +102,7 @@ export interface SeedExpectation {
 }
 
 export interface SeedResult {
-  addresses: { votingV2: Address; optimisticOracleV2: Address; childTunnel: Address };
+  addresses: { votingV2: Address; optimisticOracleV2: Address; managedOptimisticOracleV2: Address; childTunnel: Address };
   fromBlocks: { votingV2: number; optimisticOracleV2: number };
   expected: SeedExpectation;
 }
@@ -189,6 +189,8 @@ export async function seedChains(
   await eth.placeMulticall3(artifacts.Multicall3);
   const tunnel = await poly.deploy(artifacts.MockOracleChildTunnel, [], roundStart(K) + 100);
   const oo = await poly.deploy(artifacts.MockOptimisticOracleV2, [7200n, tunnel], roundStart(K) + 101);
+  // The Managed OOv2 (Polymarket's v4 adapters), settled by the dev account as its resolver.
+  const managedOo = await poly.deploy(artifacts.MockManagedOptimisticOracleV2, [7200n, tunnel, DEV_ACCOUNT], roundStart(K) + 102);
   await poly.placeMulticall3(artifacts.Multicall3);
 
   // ---- stakers ----
@@ -474,7 +476,7 @@ export async function seedChains(
     1;
   const [ethBlock, polyBlock] = await Promise.all([eth.public_.getBlockNumber(), poly.public_.getBlockNumber()]);
   return {
-    addresses: { votingV2: voting, optimisticOracleV2: oo, childTunnel: tunnel },
+    addresses: { votingV2: voting, optimisticOracleV2: oo, managedOptimisticOracleV2: managedOo, childTunnel: tunnel },
     fromBlocks: { votingV2: 0, optimisticOracleV2: polygonFromBlock },
     expected: {
       chain_time: iso(now),

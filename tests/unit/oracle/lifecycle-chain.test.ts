@@ -8,8 +8,10 @@
 //     of the same transaction;
 //   - a dispute emitted in the real log order (the tunnel's PriceRequestBridged BEFORE DisputePrice, as
 //     OptimisticOracleV2.disputePriceFor calls the oracle first) is one row that reaches `voting` with its round and
-//     reveals.
-import { type Abi, decodeEventLog, encodeAbiParameters, type Hex, keccak256 } from "viem";
+//     reveals;
+//   - a Managed OOv2 proposal past liveness stays `proposed` (its getState reads Proposed until a resolver settles),
+//     honours the request manager's custom liveness, and still accepts a dispute, which is indexed like any other.
+import { type Abi, decodeEventLog, encodeAbiParameters, getAddress, type Hex, keccak256 } from "viem";
 import { mainnet, polygon } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadEnv } from "@/lib/env";
@@ -18,7 +20,9 @@ import { oracleConfigFromEnv } from "@/lib/oracle/config";
 import { createOracleContext, type OracleContext } from "@/lib/oracle/context";
 import { readDisputeVote } from "@/lib/oracle/dispute-vote";
 import { runIndexerPass } from "@/lib/oracle/indexer";
+import { readIndexedProposals } from "@/lib/oracle/proposals";
 import { getOracleDisputes, getOracleSummary } from "@/lib/oracle/service";
+import { resolutionsByConditionId } from "@/lib/resolution/market-status";
 import { type LocalChains, startLocalChains } from "@/sim/chain";
 import { compileContracts } from "@/sim/chain/compile";
 import { PHASE_LENGTH, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, ROUND_LENGTH } from "@/sim/chain/seed";
@@ -34,6 +38,7 @@ let closeDb: () => Promise<void>;
 let V: Abi;
 let OO: Abi;
 let T: Abi;
+let MOO: Abi;
 
 let eth: ReturnType<typeof driver>;
 let poly: ReturnType<typeof driver>;
@@ -47,6 +52,7 @@ beforeAll(async () => {
   V = artifacts.MockVotingV2.abi;
   OO = artifacts.MockOptimisticOracleV2.abi;
   T = artifacts.MockOracleChildTunnel.abi;
+  MOO = artifacts.MockManagedOptimisticOracleV2.abi;
   eth = driver(chains.anvilUrls.ethereum, mainnet);
   poly = driver(chains.anvilUrls.polygon, polygon);
   const db = await freshDb();
@@ -218,5 +224,62 @@ describe("DVM lifecycle details", () => {
     expect(row.disputer).not.toBeNull();
     const vote = await readDisputeVote(ctx, bridged.parentRequestId);
     expect(vote.reveals.map((r) => [r.voter.toLowerCase(), r.round_id])).toEqual([[voter, Number(voteRound)]]);
+  });
+
+  it("a Managed OOv2 proposal past liveness stays proposed (custom liveness honoured) and accepts a dispute", async () => {
+    const requester = POLYMARKET_ADAPTERS[1];
+    const managed = chains.addresses.managedOptimisticOracleV2;
+    const legacy = chains.addresses.optimisticOracleV2;
+    const someone = (n: number) => `0x${(0xbcd000 + n).toString(16).padStart(40, "0")}`;
+    const managedText = polymarketAncillary("Will the managed proposal stay open?", "Managed OOv2 test.");
+    const legacyText = polymarketAncillary("Will the legacy proposal expire?", "Legacy OOv2 test.");
+    const time = 1_780_400_000n;
+    // A request manager's liveness, set before the proposal (ManagedOptimisticOracleV2.requestManagerSetCustomLiveness).
+    await poly.send(managed, MOO, "requestManagerSetCustomLiveness", [requester, YES_OR_NO, managedText, 3_600n]);
+    await poly.send(managed, MOO, "seedRequestPrice", [requester, YES_OR_NO, time, managedText, someone(1), 5_000_000n]);
+    const proposal = await poly.send(managed, MOO, "seedProposePrice", [requester, someone(2), YES_OR_NO, time, managedText, 10n ** 18n]);
+    const proposedAt = (await poly.pub.getBlock({ blockNumber: proposal.blockNumber })).timestamp;
+    const proposeLog = decodeEventLog({ abi: MOO, data: proposal.logs[0].data, topics: proposal.logs[0].topics }) as unknown as {
+      args: { expirationTimestamp: bigint };
+    };
+    expect(proposeLog.args.expirationTimestamp).toBe(proposedAt + 3_600n);
+    await poly.send(legacy, OO, "seedRequestPrice", [requester, YES_OR_NO, time, legacyText, someone(1), 5_000_000n]);
+    await poly.send(legacy, OO, "seedProposePrice", [requester, someone(2), YES_OR_NO, time, legacyText, 10n ** 18n]);
+    // Past both liveness periods (3,600 s custom, 7,200 s default).
+    await poly.advanceTo(proposedAt + 7_300n);
+    const args = (text: Hex) => [requester, YES_OR_NO, time, text] as const;
+    expect(await poly.pub.readContract({ address: managed, abi: MOO, functionName: "getState", args: args(managedText) })).toBe(2);
+    expect(await poly.pub.readContract({ address: legacy, abi: OO, functionName: "getState", args: args(legacyText) })).toBe(3);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+
+    const proposals = await readIndexedProposals(ctx);
+    const managedProposal = proposals.find((p) => p.question_id === keccak256(managedText))!;
+    const legacyProposal = proposals.find((p) => p.question_id === keccak256(legacyText))!;
+    expect(managedProposal.oo_state).toBe(2);
+    expect(legacyProposal.oo_state).toBe(3);
+    const market = (id: string) => ({ condition_id: id, outcomes: ["Yes", "No"] });
+    const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
+    const asOfMarket = (p: typeof managedProposal, id: string) => ({
+      ...p,
+      requested_at: iso(p.requested_at),
+      proposed_at: iso(p.proposed_at),
+      disputed_at: iso(p.disputed_at),
+      settled_at: iso(p.settled_at),
+      market: market(id),
+    });
+    const statuses = resolutionsByConditionId([], [asOfMarket(managedProposal, "0xaa"), asOfMarket(legacyProposal, "0xbb")]);
+    expect(statuses.get("0xaa")?.status).toBe("proposed");
+    expect(statuses.get("0xbb")?.status).toBe("resolved");
+
+    // Still disputable past liveness (_getStateForDispute reads Proposed); the legacy OOv2 refuses.
+    const dispute = await poly.send(managed, MOO, "seedDisputePrice", [requester, someone(3), YES_OR_NO, time, managedText]);
+    await expect(poly.send(legacy, OO, "seedDisputePrice", [requester, someone(3), YES_OR_NO, time, legacyText])).rejects.toThrow(
+      /seedDisputePrice reverted/,
+    );
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    const rows = (await getOracleDisputes(ctx)).body.data.filter((d) => d.question_id === keccak256(managedText));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "disputed", dispute_tx_hash: dispute.transactionHash, oracle_address: getAddress(managed) });
+    expect((await readIndexedProposals(ctx)).find((p) => p.question_id === keccak256(managedText))!.oo_state).toBe(4);
   });
 });
