@@ -54,7 +54,7 @@ const addressOf = (label: string): Address => getAddress(`0x${keccak256(stringTo
 export interface ExpectedDispute {
   key: string;
   title: string;
-  status: "disputed" | "voting" | "resolved" | "settled";
+  status: "disputed" | "queued" | "voting" | "dvm_resolved" | "resolved" | "settled";
   vote_phase: "commit" | "reveal" | null;
   roll_count: number;
   requester: Address;
@@ -416,6 +416,8 @@ export async function seedChains(
     if (q.key === "Q1") return "settled";
     if (q.key === "Q2") return "resolved";
     if (q.dvm && q.dvm.lastVotingRound === currentRound) return "voting";
+    // VotingV2 RequestStatus.Future: bridged, voted in a later round.
+    if (q.dvm && q.dvm.lastVotingRound > currentRound) return "queued";
     return "disputed";
   };
   const disputes: ExpectedDispute[] = [...questions.values()]
@@ -482,7 +484,7 @@ export async function seedChains(
       chain_time: iso(now),
       summary: {
         pending_requests: pending,
-        disputed_requests: disputes.filter((d) => d.status === "disputed" || d.status === "voting").length,
+        disputed_requests: disputes.filter((d) => d.status === "disputed" || d.status === "queued" || d.status === "voting").length,
         active_round: {
           round_id: currentRound,
           phase: "commit",
