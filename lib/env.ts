@@ -137,10 +137,11 @@ const EnvSchema = z.object({
   UMA_VOTING_V2_ADDRESS: optionalString.transform((v) => v ?? "0x004395edb43EFca9885CEdad51EC9fAf93Bd34ac"),
   // VotingV2's deployment block: stakers who staked before a later start block would be missing from /voters.
   UMA_VOTING_V2_FROM_BLOCK: int(16_697_232),
-  // OOv2 and the Managed OOv2 that Polymarket's newer adapters use (docs/oracle-facts.md#deployments).
-  UMA_OOV2_ADDRESSES: list.transform((v) =>
-    v.length ? v : ["0xeE3Afe347D5C74317041E2618C49534dAf887c24", "0x2C0367a9DB231dDeBd88a94b4f6461a6e47C58B1"],
-  ),
+  // The legacy OOv2, whose proposals expire by the clock (docs/oracle-facts.md#deployments).
+  UMA_OOV2_ADDRESSES: list.transform((v) => (v.length ? v : ["0xeE3Afe347D5C74317041E2618C49534dAf887c24"])),
+  // The Managed OOv2s of Polymarket's v4 adapters: a proposal stays Proposed past liveness until a resolver settles it
+  // (docs/oracle-indexer.md, "Per-oracle semantics").
+  UMA_MANAGED_OOV2_ADDRESSES: list.transform((v) => (v.length ? v : ["0x2C0367a9DB231dDeBd88a94b4f6461a6e47C58B1"])),
   UMA_OOV2_FROM_BLOCK: int(35_000_000),
   POLYMARKET_UMA_REQUESTERS: list,
   UMA_ORACLE_CHILD_TUNNEL_ADDRESS: optionalString,

@@ -60,7 +60,9 @@ export function OracleSummaryCards({ initial }: { initial: Initial<OracleSummary
 
 const STATUS_LABEL: Record<DisputedAssertion["status"], string> = {
   disputed: "Disputed",
+  queued: "Queued for a later vote",
   voting: "Voting",
+  dvm_resolved: "DVM resolved (not yet on Polygon)",
   resolved: "Resolved",
   settled: "Settled",
 };

@@ -17,7 +17,7 @@ export function summaryBody(chain: ChainSummary, disputes: DisputesSnapshot, bac
   return {
     data: {
       pending_requests: chain.pendingRequests,
-      disputed_requests: disputes.disputes.filter((d) => d.status === "disputed" || d.status === "voting").length,
+      disputed_requests: disputes.disputes.filter((d) => d.status === "disputed" || d.status === "queued" || d.status === "voting").length,
       resolved_requests: chain.resolvedRequests,
       active_round: chain.activeRound,
     },

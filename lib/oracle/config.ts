@@ -21,7 +21,10 @@ export interface OracleConfig {
   polygonRpcUrl: string;
   votingV2: Address;
   votingV2FromBlock: bigint;
+  /** Every Optimistic Oracle scanned: the legacy OOv2s and the Managed OOv2s. */
   optimisticOracles: Address[];
+  /** The Managed OOv2s among them (lower case): no Expired by the clock, settled by a resolver only. */
+  managedOracles: Set<string>;
   optimisticOraclesFromBlock: bigint;
   polymarketRequesters: Set<string>;
   childTunnel: Address;
@@ -47,7 +50,11 @@ export function oracleConfigFromEnv(env: Env = processEnv): OracleConfig {
     // Lower-cased first: a hand-typed address with a wrong checksum is still the address meant.
     votingV2: getAddress(env.UMA_VOTING_V2_ADDRESS.toLowerCase()),
     votingV2FromBlock: BigInt(env.UMA_VOTING_V2_FROM_BLOCK),
-    optimisticOracles: env.UMA_OOV2_ADDRESSES.map((a) => getAddress(a.toLowerCase())),
+    optimisticOracles: [...new Set([...env.UMA_OOV2_ADDRESSES, ...env.UMA_MANAGED_OOV2_ADDRESSES].map((a) => a.toLowerCase()))].map((a) =>
+      getAddress(a),
+    ),
+    // An address in both lists is a Managed OOv2: its Expired is never final.
+    managedOracles: new Set(env.UMA_MANAGED_OOV2_ADDRESSES.map((a) => a.toLowerCase())),
     optimisticOraclesFromBlock: BigInt(env.UMA_OOV2_FROM_BLOCK),
     polymarketRequesters: new Set(requesters.map((a) => a.toLowerCase())),
     childTunnel: getAddress((env.UMA_ORACLE_CHILD_TUNNEL_ADDRESS ?? DEFAULT_CHILD_TUNNEL).toLowerCase()),

@@ -294,15 +294,22 @@ export async function rewindDerived(db: Db, chainId: number, rewindTo: bigint): 
 }
 
 /**
- * Proposals past their liveness at the indexed Polygon head, undisputed and unsettled, are Expired (OOv2 State 3: the
- * price is final, settle not called yet): marked once per pass, at that head, so the state agrees with the index's
+ * Proposals of a legacy OOv2 past their liveness at the indexed Polygon head, undisputed and unsettled, are Expired
+ * (OOv2 State 3: the price is final, settle not called yet): marked once per pass, at that head, so the state agrees with the index's
  * block rather than the wall clock.
  */
-export async function markExpired(db: Db, head: { number: bigint; timestamp: bigint }): Promise<number> {
+export async function markExpired(
+  db: Db,
+  head: { number: bigint; timestamp: bigint },
+  managedOracles: ReadonlySet<string> = new Set(),
+): Promise<number> {
   return db.oracleRequest
     .updateMany({
       where: {
         chainId: CHAIN_IDS.polygon,
+        // A Managed OOv2 never reads Expired: its getState answers Proposed until a resolver settles
+        // (docs/oracle-indexer.md, "Per-oracle semantics").
+        ...(managedOracles.size ? { oracle: { notIn: [...managedOracles] } } : {}),
         proposedBlock: { not: null, lte: head.number },
         disputedBlock: null,
         settledBlock: null,

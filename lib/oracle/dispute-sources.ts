@@ -34,11 +34,12 @@ interface RequestArgs {
 
 export interface Origin {
   oracle: Address;
-  /** Position of the DisputePrice log in its block: its bridging log follows it in the same transaction. */
+  /** Position of the DisputePrice log in its block (the bridging log of the same call comes BEFORE it on chain). */
   logIndex: number;
   args: DisputeArgs;
   disputedAt: bigint | null;
   txHash: Hex;
+  blockNumber?: bigint;
 }
 export interface DvmRequest {
   id: Hex;
@@ -51,11 +52,17 @@ export interface DvmRequest {
   deleted: boolean;
 }
 
+export interface BridgedEntry {
+  args: BridgedArgs;
+  log: StoredLog;
+}
+
 export interface DisputeSources {
   origins: Origin[];
-  disputesByTx: Map<string, Origin[]>;
-  bridgedByTx: Map<string, { args: BridgedArgs; log: StoredLog }[]>;
-  bridgedByParent: Map<string, { args: BridgedArgs; log: StoredLog }>;
+  bridgedByParent: Map<string, BridgedEntry>;
+  /** Each dispute's bridging log and back, paired by identity (pairByIdentity). */
+  bridgeOf: Map<Origin, BridgedEntry>;
+  originOf: Map<BridgedEntry, Origin>;
   dvmById: Map<string, DvmRequest>;
 }
 
@@ -63,6 +70,44 @@ export const lower = (a: string) => a.toLowerCase();
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   map.set(key, [...(map.get(key) ?? []), value]);
+}
+
+/**
+ * Pairs each DisputePrice with the PriceRequestBridged log its own disputePriceFor call emitted, by identity, whatever
+ * their log order: OptimisticOracleV2.disputePriceFor calls `_getOracle().requestPrice(identifier, dvmTime,
+ * _stampAncillaryData(ancillaryData, requester))` (the child tunnel emits PriceRequestBridged, its `requester` being
+ * the OO) and only then emits DisputePrice (docs/oracle-indexer.md, "How /disputes is built"). Identity: the same
+ * transaction, the tunnel's requester = the dispute's oracle, the same identifier and the tunnel's ancillary data =
+ * the dispute's stamped ancillary data. A transaction disputing one text twice (same identity) pairs its k-th dispute
+ * with its k-th bridging log: each call emits one of each, so ranks agree in either order.
+ */
+export function pairByIdentity(disputes: readonly Origin[], bridged: readonly BridgedEntry[]): Map<Origin, BridgedEntry> {
+  const keyOf = (tx: string, oracle: string, identifier: Hex, stamped: Hex) =>
+    `${lower(tx)}:${lower(oracle)}:${lower(identifier)}:${lower(stamped)}`;
+  const queues = new Map<string, BridgedEntry[]>();
+  for (const b of [...bridged].sort(byPosition((e) => e.log))) {
+    push(queues, keyOf(b.log.transactionHash, b.args.requester, b.args.identifier, b.args.ancillaryData), b);
+  }
+  const pairs = new Map<Origin, BridgedEntry>();
+  const taken = new Map<string, number>();
+  for (const d of [...disputes].sort(byPosition((o) => o))) {
+    const key = keyOf(d.txHash, d.oracle, d.args.identifier, stampAncillaryData(d.args.ancillaryData, d.args.requester));
+    const rank = taken.get(key) ?? 0;
+    const match = queues.get(key)?.[rank];
+    if (!match) continue;
+    taken.set(key, rank + 1);
+    pairs.set(d, match);
+  }
+  return pairs;
+}
+
+function byPosition<T>(of: (t: T) => { blockNumber?: bigint; logIndex: number }) {
+  return (a: T, b: T) => {
+    const x = of(a);
+    const y = of(b);
+    const blocks = (x.blockNumber ?? 0n) - (y.blockNumber ?? 0n);
+    return blocks !== 0n ? (blocks < 0n ? -1 : 1) : x.logIndex - y.logIndex;
+  };
 }
 
 /** Reads and decodes every stored log /disputes needs, each chain's up to its indexed block. */
@@ -76,25 +121,15 @@ export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: 
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestRolled, config.votingV2FromBlock, heads.ethereum),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestDeleted, config.votingV2FromBlock, heads.ethereum),
   ]);
-  const disputesByTx = new Map<string, Origin[]>();
-  const origins = disputeLogs.map((log) => {
-    const origin: Origin = {
-      oracle: getAddress(log.address),
-      args: decodeStored<DisputeArgs>(optimisticOracleV2Abi, log).args,
-      disputedAt: log.blockTimestamp,
-      txHash: log.transactionHash,
-      logIndex: log.logIndex,
-    };
-    push(disputesByTx, lower(log.transactionHash), origin);
-    return origin;
-  });
-  const bridgedByTx = new Map<string, { args: BridgedArgs; log: StoredLog }[]>();
-  const bridgedByParent = new Map<string, { args: BridgedArgs; log: StoredLog }>();
-  for (const log of bridgedLogs) {
-    const entry = { args: decodeStored<BridgedArgs>(oracleChildTunnelAbi, log).args, log };
-    push(bridgedByTx, lower(log.transactionHash), entry);
+  const origins = disputeLogs.map(originOfLog);
+  const bridgedByParent = new Map<string, BridgedEntry>();
+  const bridged = bridgedLogs.map((log) => {
+    const entry: BridgedEntry = { args: decodeStored<BridgedArgs>(oracleChildTunnelAbi, log).args, log };
     bridgedByParent.set(lower(entry.args.parentRequestId), entry);
-  }
+    return entry;
+  });
+  const bridgeOf = pairByIdentity(origins, bridged);
+  const originOf = new Map([...bridgeOf].map(([o, b]) => [b, o] as const));
   const idOf = (a: RequestArgs) => lower(dvmRequestId(a.identifier, a.time, a.ancillaryData));
   const dvmById = new Map<string, DvmRequest>();
   for (const log of addedLogs) {
@@ -124,7 +159,18 @@ export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: 
       request.rolledLogs = Math.max(request.rolledLogs, Number(args.rollCount));
     }
   }
-  return { origins, disputesByTx, bridgedByTx, bridgedByParent, dvmById };
+  return { origins, bridgedByParent, bridgeOf, originOf, dvmById };
+}
+
+function originOfLog(log: StoredLog): Origin {
+  return {
+    oracle: getAddress(log.address),
+    args: decodeStored<DisputeArgs>(optimisticOracleV2Abi, log).args,
+    disputedAt: log.blockTimestamp,
+    txHash: log.transactionHash,
+    logIndex: log.logIndex,
+    blockNumber: log.blockNumber,
+  };
 }
 
 // Mainnet requests whose Polygon origin a targeted lookup did not find: not retried on every pass.
@@ -148,15 +194,7 @@ export async function findOriginOfCompressed(
 ): Promise<{ bridged: BridgedArgs; origin: Origin | null; disputedAt: bigint | null } | null> {
   const known = sources.bridgedByParent.get(lower(request.id));
   if (known) {
-    // The dispute right before the bridging log (one transaction may hold several disputes, even of one text).
-    const origin = sources.disputesByTx
-      .get(lower(known.log.transactionHash))
-      ?.filter(
-        (o) =>
-          o.logIndex < known.log.logIndex &&
-          lower(stampAncillaryData(o.args.ancillaryData, o.args.requester)) === lower(known.args.ancillaryData),
-      )
-      .sort((a, b) => b.logIndex - a.logIndex)[0];
+    const origin = sources.originOf.get(known);
     if (origin) return { bridged: known.args, origin, disputedAt: origin.disputedAt ?? known.log.blockTimestamp };
   }
   const missAt = unresolvedLookups.get(request.id);
@@ -181,23 +219,15 @@ export async function findOriginOfCompressed(
     unresolvedLookups.set(request.id, Date.now());
     return null;
   }
-  const bridged = decodeStored<BridgedArgs>(oracleChildTunnelAbi, bridgedLog).args;
-  const disputeLog = logs
-    .filter(
-      (l) =>
-        l.transactionHash === bridgedLog.transactionHash && l.address === lower(ref.childRequester) && l.logIndex < bridgedLog.logIndex,
-    )
-    .sort((a, b) => b.logIndex - a.logIndex)[0];
-  const origin: Origin | null = disputeLog
-    ? {
-        oracle: getAddress(disputeLog.address),
-        args: decodeStored<DisputeArgs>(optimisticOracleV2Abi, disputeLog).args,
-        disputedAt: disputeLog.blockTimestamp,
-        txHash: disputeLog.transactionHash,
-        logIndex: disputeLog.logIndex,
-      }
-    : null;
-  let disputedAt = disputeLog?.blockTimestamp ?? bridgedLog.blockTimestamp;
+  const sameTx = logs.filter((l) => l.transactionHash === bridgedLog.transactionHash);
+  const bridgedEntries = sameTx
+    .filter((l) => l.address === lower(ref.childOracle))
+    .map((l): BridgedEntry => ({ args: decodeStored<BridgedArgs>(oracleChildTunnelAbi, l).args, log: l }));
+  const ours = bridgedEntries.find((e) => e.log.logIndex === bridgedLog.logIndex)!;
+  const bridged = ours.args;
+  const pairs = pairByIdentity(sameTx.filter((l) => l.address === lower(ref.childRequester)).map(originOfLog), bridgedEntries);
+  const origin = [...pairs].find(([, b]) => b === ours)?.[0] ?? null;
+  let disputedAt = origin?.disputedAt ?? bridgedLog.blockTimestamp;
   if (disputedAt === null) {
     disputedAt = (await onChain("polygon", () => ctx.clients.polygon.getBlock({ blockNumber: bridgedLog.blockNumber }))).timestamp;
   }

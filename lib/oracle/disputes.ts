@@ -27,7 +27,16 @@ import {
 } from "./ancillary";
 import type { OracleContext } from "./context";
 import { type DisputeSources, type DvmRequest, findOriginOfCompressed, lower, type Origin, readDisputeSources } from "./dispute-sources";
-import { type DisputeStatus, disputeLifecycle, dvmStatusName, type VotePhase } from "./lifecycle";
+import {
+  type DisputeStatus,
+  disputeLifecycle,
+  dvmStatusEnumName,
+  type DvmStatusName,
+  dvmStatusName,
+  type OoStateName,
+  ooStateName,
+  type VotePhase,
+} from "./lifecycle";
 import { boundedMulticall, type CallOutcome, required } from "./multicall";
 import { knownStates, recordStates } from "./request-state";
 import type { ChainHead } from "./scan";
@@ -55,6 +64,10 @@ export interface DisputedAssertion {
   description: string | null;
   market_id: string | null;
   status: DisputeStatus;
+  /** UMA's own name of the Polygon request's state (OptimisticOracleV2Interface.State) as read; null when unknown. */
+  oo_state: OoStateName | null;
+  /** UMA's own name of the DVM request's status (VotingV2.RequestStatus) as read; null when not bridged or unread. */
+  dvm_status: DvmStatusName | null;
   vote_phase: VotePhase | null;
   roll_count: number;
   requester: Address;
@@ -100,13 +113,8 @@ function linkPolygonDisputes(ctx: OracleContext, sources: DisputeSources, linked
     const { identifier, timestamp, ancillaryData, requester } = origin.args;
     const stamped = stampAncillaryData(ancillaryData, requester);
     const legacyText = legacyBridgedAncillaryData(stamped, origin.oracle);
-    // The first bridging log after this dispute in its transaction (a transaction may hold several disputes).
-    const bridged = sources.bridgedByTx
-      .get(lower(origin.txHash))
-      ?.filter(
-        (b) => b.log.logIndex > origin.logIndex && lower(b.args.ancillaryData) === lower(stamped) && b.args.identifier === identifier,
-      )
-      .sort((a, b) => a.log.logIndex - b.log.logIndex)[0];
+    // The bridging log of this dispute's own call, paired by identity (it precedes the DisputePrice on chain).
+    const bridged = sources.bridgeOf.get(origin);
     let dvm: DvmRequest | null = null;
     if (bridged) {
       // The bridging log of the dispute's own transaction carries the DVM time (the proposal time for Polymarket's
@@ -288,6 +296,8 @@ function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<s
     description: question.description,
     market_id: question.marketId,
     ...lifecycle,
+    oo_state: ooRead?.ok ? ooStateName(Number(ooRead.value)) : null,
+    dvm_status: dvmState ? dvmStatusEnumName(Number(dvmState.status)) : null,
     // RequestRolled is emitted only when the queue is processed: the pending list's rollCount is the true one.
     roll_count: row.dvm ? Math.max(rollCounts.get(dvmId!) ?? 0, row.dvm.rolledLogs) : 0,
     requester: getAddress(row.requester),

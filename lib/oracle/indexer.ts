@@ -89,8 +89,9 @@ async function indexChain(ctx: OracleContext, chain: ChainName): Promise<ChainOu
       backfill_complete: scan.complete,
       chunk_size: Number(currentChunkSize(ctx, chain)),
     });
-    // Proposals past liveness at this head are Expired (resolved), as getState at the head would say.
-    if (chain === "polygon") await markExpired(await ctx.db(), head);
+    // Legacy OOv2 proposals past liveness at this head are Expired, as getState at the head would say (not the Managed
+    // OOv2's: docs/oracle-indexer.md, "Per-oracle semantics").
+    if (chain === "polygon") await markExpired(await ctx.db(), head, ctx.config.managedOracles);
     if (scan.scannedTo >= 0n) {
       const hash = scan.scannedTo === head.number ? head.hash : (await ctx.clients[chain].getBlock({ blockNumber: scan.scannedTo })).hash;
       await storeCheckpoint(ctx, chain, { number: scan.scannedTo, hash });

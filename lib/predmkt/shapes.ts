@@ -2,6 +2,7 @@
 // lib/predmkt builds them, the API contracts (lib/api/endpoints/predmkt-sampled.ts) publish them, and the dashboard
 // reads their inferred types. They live here, below both, so the service never imports an API contract.
 import { z } from "zod";
+import { DVM_STATUSES, OO_STATES } from "@/lib/oracle/lifecycle";
 import { RESOLUTION_STATUSES } from "@/lib/resolution/status";
 
 /** How `change` is computed; repeated in the descriptions of every endpoint that reports changes. */
@@ -42,7 +43,7 @@ const RESOLUTION_STATUS = z.enum(RESOLUTION_STATUSES);
 export const MarketResolutionSchema = z
   .object({
     status: RESOLUTION_STATUS.describe(
-      "From our own oracle index (UMA's proposals, disputes and settlements of Polymarket's requests joined to markets, docs/resolution.md): `proposed` a proposal in its liveness window, `disputed` waiting for the DVM (or re-asked after the adapter's reset), `voting` up for vote this round, `resolved` the DVM (or an undisputed proposal past liveness) has a price, `settled` the Optimistic Oracle request is settled (its Settle log); `none` no proposal indexed",
+      "From our own oracle index (UMA's proposals, disputes and settlements of Polymarket's requests joined to markets, docs/resolution.md): `proposed` a proposal in its liveness window (on the Managed OOv2: until a resolver settles it, disputable past liveness), `disputed` waiting for the DVM (or re-asked after the adapter's reset), `queued` on the DVM for a later round (VotingV2 `Future`), `voting` up for vote this round, `dvm_resolved` the DVM has a price not yet bridged back to Polygon, `expired` an undisputed legacy-OOv2 proposal past liveness (OO `Expired`), `resolved` the OO has the DVM's price (OO `Resolved`), `settled` the Optimistic Oracle request is settled (its Settle log); `none` no proposal indexed",
     ),
     proposed_outcome: z
       .string()
@@ -53,6 +54,14 @@ export const MarketResolutionSchema = z
     settled_at: isoTime.nullable().describe("When the latest request was settled (its Settle log), while `status` is `settled`"),
     dispute_id: z.string().nullable().describe("The latest dispute's id in /api/oracle/disputes/{id}"),
     vote_round: z.number().int().nullable().describe("DVM round the dispute is (or was last) voted in"),
+    oo_state: z
+      .enum(OO_STATES)
+      .nullable()
+      .describe("UMA's OptimisticOracleV2Interface.State of the request that decides `status`; null for `none`"),
+    dvm_status: z
+      .enum(DVM_STATUSES)
+      .nullable()
+      .describe("UMA's VotingV2.RequestStatus of the market's latest dispute; null when none reached the DVM"),
   })
   .meta({ id: "MarketResolution" });
 

@@ -2,12 +2,15 @@
 // joined proposals (the Optimistic Oracle's ProposePrice / Settle logs of Polymarket's requesters, oracle_requests) in,
 // one Resolution per market out; a market with neither is absent (the caller answers `none`) (docs/resolution.md).
 import type { Hex } from "viem";
+import { type DisputeStatus, OO_STATES } from "@/lib/oracle/lifecycle";
 import { decimalToWei, type OutcomeLabels, type QuestionRequest, type Resolution, resolutionOf } from "./status";
 
 /** The fields of a joined dispute row this reads (the oracle's dispute plus lib/resolution/disputes.ts' market). */
 export interface DisputeOfMarket {
   id: Hex;
-  status: "disputed" | "voting" | "resolved" | "settled";
+  status: DisputeStatus;
+  /** UMA's name of the OO state as the oracle index read it (lib/oracle/disputes.ts). */
+  oo_state?: string | null;
   proposed_price: string | null;
   requested_at: string | null;
   proposed_at: string | null;
@@ -31,7 +34,7 @@ export interface ProposalOfMarket {
   market: { condition_id: string; outcomes: string[] } | null;
 }
 
-const OO_STATE = { disputed: 4, voting: 4, resolved: 5, settled: 6 } as const;
+const OO_STATE = { disputed: 4, queued: 4, voting: 4, dvm_resolved: 4, resolved: 5, settled: 6 } as const;
 const seconds = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
 type DvmStatus = NonNullable<QuestionRequest["dvm"]>["status"];
 const DVM_STATUSES: readonly string[] = ["not_requested", "active", "resolved", "future", "to_delete"];
@@ -39,9 +42,10 @@ const DVM_STATUSES: readonly string[] = ["not_requested", "active", "resolved", 
 function requestOf(d: DisputeOfMarket): QuestionRequest {
   const named = d.dvm?.status && DVM_STATUSES.includes(d.dvm.status) ? (d.dvm.status as DvmStatus) : null;
   const dvmStatus: DvmStatus = d.status === "voting" ? "active" : named;
+  const read = d.oo_state ? OO_STATES.indexOf(d.oo_state as (typeof OO_STATES)[number]) : -1;
   return {
     requestedAt: seconds(d.requested_at) ?? seconds(d.disputed_at) ?? 0,
-    ooState: OO_STATE[d.status],
+    ooState: read >= 0 ? read : OO_STATE[d.status],
     proposedPrice: d.proposed_price === null ? null : decimalToWei(d.proposed_price),
     proposedAt: seconds(d.proposed_at),
     disputedAt: seconds(d.disputed_at),

@@ -3,9 +3,22 @@
 // asks again with a new timestamp; the market resolves from the latest request, while the disputed one goes to the
 // DVM for the bonds. Prices follow UMIP-107's YES_OR_NO_QUERY: p1 = 0, p2 = 1e18, p3 = 0.5e18, p4 = min int256.
 import type { Hex } from "viem";
+import { type DvmStatusName, type OoStateName, ooStateName } from "@/lib/oracle/lifecycle";
 import { isoFromSecondsOrNull } from "@/lib/oracle/time";
 
-export const RESOLUTION_STATUSES = ["none", "proposed", "disputed", "voting", "resolved", "settled"] as const;
+// `expired`, `dvm_resolved` and `resolved` are three different states UMA names apart (docs/resolution.md, "Status"):
+// an undisputed legacy-OOv2 proposal past liveness, a DVM price not yet bridged back, and the OO's own Resolved.
+export const RESOLUTION_STATUSES = [
+  "none",
+  "proposed",
+  "disputed",
+  "queued",
+  "voting",
+  "dvm_resolved",
+  "expired",
+  "resolved",
+  "settled",
+] as const;
 export type ResolutionStatus = (typeof RESOLUTION_STATUSES)[number];
 
 /** One OO request of the question, as our oracle index knows it. Times are Unix seconds. */
@@ -34,6 +47,10 @@ export interface Resolution {
   settled_at: string | null;
   dispute_id: Hex | null;
   vote_round: number | null;
+  /** UMA's name of the deciding request's OO state (OptimisticOracleV2Interface.State), null when none. */
+  oo_state: OoStateName | null;
+  /** UMA's name of the dispute's DVM status (VotingV2.RequestStatus), null when no dispute reached the DVM. */
+  dvm_status: DvmStatusName | null;
 }
 
 const ONE = 10n ** 18n;
@@ -88,11 +105,13 @@ function statusOfRequest(request: QuestionRequest): ResolutionStatus | null {
       return "settled";
     case 5:
       return "resolved";
-    // Expired: proposed, undisputed, past liveness: the price is final (OOv2 hasPrice) and awaits settlement.
+    // Expired (legacy OOv2 only): proposed, undisputed, past liveness: the price is final (OOv2 hasPrice) and awaits
+    // settlement. A Managed OOv2 never reads Expired (docs/oracle-indexer.md, "Per-oracle semantics").
     case 3:
-      return "resolved";
+      return "expired";
     case 4:
-      if (request.dvm?.status === "resolved") return "resolved";
+      if (request.dvm?.status === "resolved") return "dvm_resolved";
+      if (request.dvm?.status === "future") return "queued";
       return request.dvm?.status === "active" ? "voting" : "disputed";
     case 2:
       return "proposed";
@@ -111,6 +130,16 @@ export const NO_RESOLUTION: Resolution = {
   settled_at: null,
   dispute_id: null,
   vote_round: null,
+  oo_state: null,
+  dvm_status: null,
+};
+
+const DVM_NAMES: Record<string, DvmStatusName> = {
+  not_requested: "NotRequested",
+  active: "Active",
+  resolved: "Resolved",
+  future: "Future",
+  to_delete: "ToDelete",
 };
 
 /**
@@ -125,7 +154,13 @@ export function resolutionOf(requests: readonly QuestionRequest[], labels: Outco
   const proposal = [...ordered].reverse().find((r) => r.proposedPrice !== null) ?? null;
   const dispute = [...ordered].reverse().find((r) => r.disputedAt !== null) ?? null;
   let status = statusOfRequest(latest);
-  if (status === null) status = dispute ? (statusOfRequest(dispute) === "voting" ? "voting" : "disputed") : "none";
+  // The latest request not proposed yet after the adapter's reset: the disputed one decides (its DVM vote).
+  const decidedByDispute = status === null && dispute !== null;
+  if (status === null) {
+    const ofDispute = dispute ? statusOfRequest(dispute) : null;
+    status = dispute ? (ofDispute === "voting" || ofDispute === "queued" ? ofDispute : "disputed") : "none";
+  }
+  const deciding = decidedByDispute ? dispute : latest;
   return {
     status,
     proposed_price: proposal ? formatPrice(proposal.proposedPrice!) : null,
@@ -135,5 +170,7 @@ export function resolutionOf(requests: readonly QuestionRequest[], labels: Outco
     settled_at: status === "settled" ? isoFromSecondsOrNull(latest.settledAt ?? null) : null,
     dispute_id: dispute?.disputeId ?? null,
     vote_round: dispute?.dvm?.roundId ?? null,
+    oo_state: status === "none" ? null : ooStateName(deciding.ooState),
+    dvm_status: dispute?.dvm?.status ? (DVM_NAMES[dispute.dvm.status] ?? null) : null,
   };
 }

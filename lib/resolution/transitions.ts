@@ -3,12 +3,13 @@
 // "Resolution"). The lifecycle is the index's own (lib/oracle/lifecycle.ts): disputed → voting (commit → reveal,
 // rolled into a later round) → resolved → settled; a state the index held for less than one pass is not seen.
 import type { Hex } from "viem";
+import type { DisputeStatus } from "@/lib/oracle/lifecycle";
 
-export type TransitionKind = "disputed" | "voting" | "commit" | "reveal" | "rolled" | "resolved" | "settled";
+export type TransitionKind = DisputeStatus | "commit" | "reveal" | "rolled";
 
 /** What is compared: the dispute's status, its vote's phase, the DVM round it is up in, and its roll count. */
 export interface DisputeState {
-  status: "disputed" | "voting" | "resolved" | "settled";
+  status: DisputeStatus;
   vote_phase: "commit" | "reveal" | null;
   round_id: number | null;
   roll_count: number;
@@ -98,7 +99,7 @@ export function kindOf(from: DisputeState | null, to: DisputeState): TransitionK
 
 function timeOf(kind: TransitionKind, d: IndexedDispute, to: DisputeState, rounds: PassFacts["rounds"]): string | null {
   if (kind === "disputed") return d.disputed_at;
-  if (kind === "resolved" || kind === "settled") return null; // the index reads states, not the logs that moved them
+  if (kind !== "voting" && kind !== "commit" && kind !== "reveal" && kind !== "rolled") return null; // the index reads states, not the logs that moved them
   const round = to.round_id === null ? undefined : rounds.get(to.round_id);
   if (!round || to.status !== "voting") return null;
   if (to.vote_phase !== "reveal") return round.starts_at;

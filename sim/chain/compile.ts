@@ -17,7 +17,8 @@ export interface Artifact {
   deployedBytecode: Hex;
 }
 
-export type ContractName = "MockVotingV2" | "MockOptimisticOracleV2" | "MockOracleChildTunnel" | "Multicall3";
+export type ContractName =
+  "MockVotingV2" | "MockOptimisticOracleV2" | "MockManagedOptimisticOracleV2" | "MockOracleChildTunnel" | "Multicall3";
 
 export const CONTRACTS_DIR = path.join(__dirname, "contracts");
 export const COMPILED_FILE = path.join(__dirname, "compiled.json");

@@ -58,6 +58,7 @@ export async function startLocalChains(options: LocalChainsOptions = {}): Promis
       UMA_VOTING_V2_ADDRESS: seeded.addresses.votingV2,
       UMA_VOTING_V2_FROM_BLOCK: String(seeded.fromBlocks.votingV2),
       UMA_OOV2_ADDRESSES: seeded.addresses.optimisticOracleV2,
+      UMA_MANAGED_OOV2_ADDRESSES: seeded.addresses.managedOptimisticOracleV2,
       UMA_OOV2_FROM_BLOCK: String(seeded.fromBlocks.optimisticOracleV2),
       POLYMARKET_UMA_REQUESTERS: POLYMARKET_ADAPTERS.join(","),
       UMA_ORACLE_CHILD_TUNNEL_ADDRESS: seeded.addresses.childTunnel,

@@ -54,7 +54,7 @@ const addressOf = (label: string): Address => getAddress(`0x${keccak256(stringTo
 export interface ExpectedDispute {
   key: string;
   title: string;
-  status: "disputed" | "voting" | "resolved" | "settled";
+  status: "disputed" | "queued" | "voting" | "dvm_resolved" | "resolved" | "settled";
   vote_phase: "commit" | "reveal" | null;
   roll_count: number;
   requester: Address;
@@ -102,7 +102,7 @@ export interface SeedExpectation {
 }
 
 export interface SeedResult {
-  addresses: { votingV2: Address; optimisticOracleV2: Address; childTunnel: Address };
+  addresses: { votingV2: Address; optimisticOracleV2: Address; managedOptimisticOracleV2: Address; childTunnel: Address };
   fromBlocks: { votingV2: number; optimisticOracleV2: number };
   expected: SeedExpectation;
 }
@@ -189,6 +189,8 @@ export async function seedChains(
   await eth.placeMulticall3(artifacts.Multicall3);
   const tunnel = await poly.deploy(artifacts.MockOracleChildTunnel, [], roundStart(K) + 100);
   const oo = await poly.deploy(artifacts.MockOptimisticOracleV2, [7200n, tunnel], roundStart(K) + 101);
+  // The Managed OOv2 (Polymarket's v4 adapters), settled by the dev account as its resolver.
+  const managedOo = await poly.deploy(artifacts.MockManagedOptimisticOracleV2, [7200n, tunnel, DEV_ACCOUNT], roundStart(K) + 102);
   await poly.placeMulticall3(artifacts.Multicall3);
 
   // ---- stakers ----
@@ -414,6 +416,8 @@ export async function seedChains(
     if (q.key === "Q1") return "settled";
     if (q.key === "Q2") return "resolved";
     if (q.dvm && q.dvm.lastVotingRound === currentRound) return "voting";
+    // VotingV2 RequestStatus.Future: bridged, voted in a later round.
+    if (q.dvm && q.dvm.lastVotingRound > currentRound) return "queued";
     return "disputed";
   };
   const disputes: ExpectedDispute[] = [...questions.values()]
@@ -474,13 +478,13 @@ export async function seedChains(
     1;
   const [ethBlock, polyBlock] = await Promise.all([eth.public_.getBlockNumber(), poly.public_.getBlockNumber()]);
   return {
-    addresses: { votingV2: voting, optimisticOracleV2: oo, childTunnel: tunnel },
+    addresses: { votingV2: voting, optimisticOracleV2: oo, managedOptimisticOracleV2: managedOo, childTunnel: tunnel },
     fromBlocks: { votingV2: 0, optimisticOracleV2: polygonFromBlock },
     expected: {
       chain_time: iso(now),
       summary: {
         pending_requests: pending,
-        disputed_requests: disputes.filter((d) => d.status === "disputed" || d.status === "voting").length,
+        disputed_requests: disputes.filter((d) => d.status === "disputed" || d.status === "queued" || d.status === "voting").length,
         active_round: {
           round_id: currentRound,
           phase: "commit",

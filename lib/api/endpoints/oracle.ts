@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineEndpoint, type EndpointContract } from "../contract";
 import { intParam, MetaSchema } from "../schemas";
 import { isoTime } from "@/lib/predmkt/shapes";
+import { DISPUTE_STATUSES, DVM_STATUSES, OO_STATES } from "@/lib/oracle/lifecycle";
 
 export const address = z
   .string()
@@ -104,10 +105,18 @@ export const DisputedAssertionSchema = z
     description: z.string().nullable(),
     market_id: z.string().nullable().describe("Polymarket market id when the question text names one"),
     status: z
-      .enum(["disputed", "voting", "resolved", "settled"])
+      .enum(DISPUTE_STATUSES)
       .describe(
-        "disputed: waiting for the DVM (not yet bridged, queued for a later round, or past its roll limit); voting: up for vote in the current round (a roll keeps it in `voting` with `roll_count` + 1); resolved: the DVM has a price; settled: the Optimistic Oracle request is settled on Polygon",
+        "disputed: waiting for the DVM (not yet bridged, or past its roll limit); queued: on the DVM for a later round's vote (VotingV2 `Future`); voting: up for vote in the current round (a roll keeps it in `voting` with `roll_count` + 1); dvm_resolved: the DVM has a price that has not reached Polygon yet (OO still `Disputed`); resolved: the Optimistic Oracle has the DVM's price (OO `Resolved`), not settled yet; settled: the Optimistic Oracle request is settled on Polygon. UMA's own names: `oo_state`, `dvm_status` (mapping in docs/oracle-facts.md)",
       ),
+    oo_state: z
+      .enum(OO_STATES)
+      .nullable()
+      .describe("OptimisticOracleV2Interface.State of the Polygon request as read (getState); null when unknown or unread"),
+    dvm_status: z
+      .enum(DVM_STATUSES)
+      .nullable()
+      .describe("VotingV2.RequestStatus of the DVM request as read (getPriceRequestStatuses); null when not bridged or unread"),
     vote_phase: z.enum(["commit", "reveal"]).nullable().describe("Phase of the current round while `voting`, else null"),
     roll_count: z.number().int().describe("Times the DVM vote rolled to a later round"),
     requester: address.describe("Optimistic Oracle requester (a Polymarket adapter)"),

@@ -67,7 +67,12 @@ contract MockOptimisticOracleV2 {
         return requests[_id(requester, identifier, timestamp, ancillaryData)];
     }
 
-    function getState(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) public view returns (State) {
+    function getState(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) public view virtual returns (State) {
+        return _getState(requester, identifier, timestamp, ancillaryData);
+    }
+
+    // The real _getState: the clock decides Expired, whoever asks.
+    function _getState(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) internal view returns (State) {
         bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
         Request storage r = requests[id];
         if (r.currency == address(0)) return State.Invalid;
@@ -99,7 +104,7 @@ contract MockOptimisticOracleV2 {
         emit RequestPrice(requester, identifier, timestamp, ancillaryData, currency, reward, r.finalFee);
     }
 
-    function seedProposePrice(address requester, address proposer, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData, int256 proposedPrice) external {
+    function seedProposePrice(address requester, address proposer, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData, int256 proposedPrice) public virtual {
         Request storage r = requests[_id(requester, identifier, timestamp, ancillaryData)];
         require(r.currency != address(0) && r.proposer == address(0), "not requested");
         r.proposer = proposer;
@@ -110,12 +115,16 @@ contract MockOptimisticOracleV2 {
 
     function seedDisputePrice(address requester, address disputer, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) external {
         Request storage r = requests[_id(requester, identifier, timestamp, ancillaryData)];
-        require(r.proposer != address(0) && r.disputer == address(0) && r.expirationTime > block.timestamp, "not disputable");
+        // disputePriceFor requires _getStateForDispute(...) == Proposed: on the legacy OOv2 that is _getState, so a
+        // proposal past liveness (Expired) cannot be disputed; the Managed OOv2 overrides it (sim/chain/SOURCES.md).
+        require(getState(requester, identifier, timestamp, ancillaryData) == State.Proposed, "not disputable");
         r.disputer = disputer;
-        emit DisputePrice(requester, r.proposer, disputer, identifier, timestamp, ancillaryData, r.proposedPrice);
-        // Event-based requests are voted at their proposal time (the real _getTimestampForDvmRequest).
+        // The real disputePriceFor calls the oracle (here the child tunnel, which emits PriceRequestBridged) BEFORE
+        // it emits DisputePrice (sim/chain/SOURCES.md). Event-based requests are voted at their proposal time (the
+        // real _getTimestampForDvmRequest).
         uint256 dvmTime = r.requestSettings.eventBased ? r.expirationTime - r.requestSettings.customLiveness : timestamp;
         oracle.requestPrice(identifier, dvmTime, stampAncillaryData(ancillaryData, requester));
+        emit DisputePrice(requester, r.proposer, disputer, identifier, timestamp, ancillaryData, r.proposedPrice);
     }
 
     /// Bulk seeding for the bench's mainnet-scale world: each question requested, proposed at its proposal time and
@@ -143,8 +152,9 @@ contract MockOptimisticOracleV2 {
         r.disputer = disputer;
         r.proposedPrice = 1e18;
         r.expirationTime = proposalTime + defaultLiveness;
-        emit DisputePrice(requester, proposer, disputer, identifier, timestamp, ancillaryData, 1e18);
+        // Oracle first, then DisputePrice: the real call order (sim/chain/SOURCES.md).
         oracle.requestPrice(identifier, proposalTime, stampAncillaryData(ancillaryData, requester));
+        emit DisputePrice(requester, proposer, disputer, identifier, timestamp, ancillaryData, 1e18);
     }
 
     // The DVM's answer reaching Polygon through the tunnel: the request becomes Resolved.
@@ -155,19 +165,19 @@ contract MockOptimisticOracleV2 {
         requests[id].resolvedPrice = price;
     }
 
-    function seedSettle(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) external {
+    function seedSettle(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) public virtual {
         bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
         Request storage r = requests[id];
         // UMAprotocol/protocol OptimisticOracleV2._settle: an Expired (undisputed) proposal settles at the proposed
         // price, a Resolved (disputed) one at the DVM's; anything else reverts "_settle: not settleable".
-        State state = getState(requester, identifier, timestamp, ancillaryData);
+        State state = _getState(requester, identifier, timestamp, ancillaryData);
         require(state == State.Resolved || state == State.Expired, "not settleable");
         if (state == State.Expired) r.resolvedPrice = r.proposedPrice;
         r.settled = true;
         emit Settle(requester, r.proposer, r.disputer, identifier, timestamp, ancillaryData, r.resolvedPrice, r.reward + r.requestSettings.bond);
     }
 
-    function _id(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) private pure returns (bytes32) {
+    function _id(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) internal pure returns (bytes32) {
         return keccak256(abi.encodePacked(requester, identifier, timestamp, ancillaryData));
     }
 }

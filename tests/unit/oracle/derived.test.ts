@@ -261,6 +261,11 @@ describe("derived request rows", () => {
     await apply(fresh, [ooRow("ProposePrice", ADAPTER, 4, 100n, 1_000n)]);
     expect(await markExpired(fresh, { number: 120n, timestamp: 8_199n })).toBe(0);
     expect(await markExpired(fresh, { number: 121n, timestamp: 8_200n })).toBe(1);
+    // A Managed OOv2's proposal past liveness is not Expired: its getState reads Proposed until a resolver settles.
+    const managed = await db();
+    await apply(managed, [ooRow("ProposePrice", ADAPTER, 5, 100n, 1_000n)]);
+    expect(await markExpired(managed, { number: 121n, timestamp: 8_200n }, new Set([OO.toLowerCase()]))).toBe(0);
+    expect(await markExpired(managed, { number: 121n, timestamp: 8_200n }, new Set([A(0x01).toLowerCase()]))).toBe(1);
     // The settlement was in a rewound block: the request is no longer settled (nor terminal); block 101's proposal goes.
     await d.$transaction(await rewindDerived(d, 137, 105n));
     expect(await d.oracleRequest.findUnique({ where: { chainId_requestId: { chainId: 137, requestId: ooId(1) } } })).toMatchObject({

@@ -5,19 +5,27 @@
 //   - request counts come from getNumberOfPriceRequestsPostUpdate (a concluded vote counts as resolved before
 //     VotingV2 processes it lazily);
 //   - a bridged dispute whose Polygon dispute log is not found gets its disputed_at from the PriceRequestBridged log
-//     of the same transaction.
-import { type Abi, decodeEventLog, encodeAbiParameters, type Hex, keccak256 } from "viem";
+//     of the same transaction;
+//   - a dispute emitted in the real log order (the tunnel's PriceRequestBridged BEFORE DisputePrice, as
+//     OptimisticOracleV2.disputePriceFor calls the oracle first) is one row that reaches `voting` with its round and
+//     reveals;
+//   - a Managed OOv2 proposal past liveness stays `proposed` (its getState reads Proposed until a resolver settles),
+//     honours the request manager's custom liveness, and still accepts a dispute, which is indexed like any other.
+import { type Abi, decodeEventLog, encodeAbiParameters, getAddress, type Hex, keccak256 } from "viem";
 import { mainnet, polygon } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadEnv } from "@/lib/env";
 import { legacyBridgedAncillaryData, stampAncillaryData } from "@/lib/oracle/ancillary";
 import { oracleConfigFromEnv } from "@/lib/oracle/config";
 import { createOracleContext, type OracleContext } from "@/lib/oracle/context";
+import { readDisputeVote } from "@/lib/oracle/dispute-vote";
 import { runIndexerPass } from "@/lib/oracle/indexer";
+import { readIndexedProposals } from "@/lib/oracle/proposals";
 import { getOracleDisputes, getOracleSummary } from "@/lib/oracle/service";
+import { resolutionsByConditionId } from "@/lib/resolution/market-status";
 import { type LocalChains, startLocalChains } from "@/sim/chain";
 import { compileContracts } from "@/sim/chain/compile";
-import { POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, ROUND_LENGTH } from "@/sim/chain/seed";
+import { PHASE_LENGTH, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, ROUND_LENGTH } from "@/sim/chain/seed";
 import { freshDb } from "./helpers";
 import { account, driver, YES_OR_NO } from "@/tests/helpers/chain-driver";
 
@@ -30,6 +38,7 @@ let closeDb: () => Promise<void>;
 let V: Abi;
 let OO: Abi;
 let T: Abi;
+let MOO: Abi;
 
 let eth: ReturnType<typeof driver>;
 let poly: ReturnType<typeof driver>;
@@ -43,6 +52,7 @@ beforeAll(async () => {
   V = artifacts.MockVotingV2.abi;
   OO = artifacts.MockOptimisticOracleV2.abi;
   T = artifacts.MockOracleChildTunnel.abi;
+  MOO = artifacts.MockManagedOptimisticOracleV2.abi;
   eth = driver(chains.anvilUrls.ethereum, mainnet);
   poly = driver(chains.anvilUrls.polygon, polygon);
   const db = await freshDb();
@@ -123,7 +133,7 @@ describe("DVM lifecycle details", () => {
     const q6 = before.find((d) => d.title === "Will the Fed cut rates at its June 2026 meeting?")!;
     const q4 = before.find((d) => d.title === "Will Lyon's metro line E open before 2030?")!;
     // Q5 waits for the next round; nothing has rolled it yet.
-    expect([q5.status, q5.roll_count]).toEqual(["disputed", 0]);
+    expect([q5.status, q5.dvm_status, q5.roll_count]).toEqual(["queued", "Future", 0]);
     const added = await eth.pub.getContractEvents({ address: chains.addresses.votingV2, abi: V, eventName: "RequestAdded", fromBlock: 0n });
     const argsOf = (id: Hex) => {
       const log = added.find((l) => {
@@ -151,7 +161,8 @@ describe("DVM lifecycle details", () => {
     expect(q6After.status).toBe("disputed");
     expect(q6After.dvm?.status).toBe("deleted");
     const q4After = after.find((d) => d.title === q4.title)!;
-    expect(q4After.status).toBe("resolved");
+    // The DVM has its price, Polygon does not yet: dvm_resolved (OO still Disputed), not the OO's own Resolved.
+    expect([q4After.status, q4After.oo_state, q4After.dvm_status]).toEqual(["dvm_resolved", "Disputed", "Resolved"]);
 
     const summary = (await getOracleSummary(ctx)).body;
     const [plainPending, plainResolved] = (await eth.pub.readContract({
@@ -163,5 +174,113 @@ describe("DVM lifecycle details", () => {
     expect(summary.meta.counts_stale).toBe(false);
     expect(summary.data.pending_requests).toBe(Number(plainPending) - 1);
     expect(summary.data.resolved_requests).toBe(Number(plainResolved) + 1);
+  });
+
+  // Runs last: it moves the clock a round on.
+  it("a dispute emitted in the real order (bridging log first) is one row that reaches voting with its round and reveals", async () => {
+    const text = "Will the real-order dispute stay one row?";
+    const { ancillary, requester, receipt } = await disputeOnPolygon(text, 1_780_300_000n, "real-order");
+    const oo = chains.addresses.optimisticOracleV2.toLowerCase();
+    const tunnel = chains.addresses.childTunnel.toLowerCase();
+    const bridgedLog = receipt.logs.find((l) => l.address.toLowerCase() === tunnel)!;
+    const disputeLog = receipt.logs.find((l) => l.address.toLowerCase() === oo)!;
+    // OptimisticOracleV2.disputePriceFor: _getOracle().requestPrice(...) first, emit DisputePrice after.
+    expect(bridgedLog.logIndex).toBeLessThan(disputeLog.logIndex);
+    const bridged = (
+      decodeEventLog({ abi: T, data: bridgedLog.data, topics: bridgedLog.topics }) as unknown as {
+        args: { time: bigint; ancillaryData: Hex; parentRequestId: Hex };
+      }
+    ).args;
+    expect(bridged.ancillaryData).toBe(stampAncillaryData(ancillary, requester));
+    const compressed = (await poly.pub.readContract({
+      address: chains.addresses.childTunnel,
+      abi: T,
+      functionName: "compressAncillaryData",
+      args: [bridged.ancillaryData, chains.addresses.optimisticOracleV2, receipt.blockNumber],
+      blockNumber: receipt.blockNumber,
+    })) as Hex;
+    expect(idOf(YES_OR_NO, bridged.time, compressed)).toBe(bridged.parentRequestId);
+    // The root tunnel's request on mainnet: voted next round. Move into that round's reveal phase and reveal.
+    await eth.send(chains.addresses.votingV2, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, bridged.time, compressed]);
+    const voteRound = (await eth.pub.getBlock()).timestamp / BigInt(ROUND_LENGTH) + 1n;
+    const revealAt = voteRound * BigInt(ROUND_LENGTH) + BigInt(PHASE_LENGTH) + 100n;
+    await eth.advanceTo(revealAt);
+    await poly.advanceTo(revealAt);
+    const voter = "0x00000000000000000000000000000000000a11ce";
+    await eth.send(chains.addresses.votingV2, V, "seedReveal", [voter, voter, YES_OR_NO, bridged.time, compressed, 10n ** 18n]);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+
+    const rows = (await getOracleDisputes(ctx)).body.data.filter(
+      (d) => d.title === text || d.dvm?.request_id.toLowerCase() === bridged.parentRequestId.toLowerCase(),
+    );
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({
+      status: "voting",
+      vote_phase: "reveal",
+      dispute_tx_hash: receipt.transactionHash,
+      dvm: { request_id: bridged.parentRequestId, round_id: Number(voteRound), ancillary_form: "compressed" },
+    });
+    expect(row.proposer).not.toBeNull();
+    expect(row.disputer).not.toBeNull();
+    const vote = await readDisputeVote(ctx, bridged.parentRequestId);
+    expect(vote.reveals.map((r) => [r.voter.toLowerCase(), r.round_id])).toEqual([[voter, Number(voteRound)]]);
+  });
+
+  it("a Managed OOv2 proposal past liveness stays proposed (custom liveness honoured) and accepts a dispute", async () => {
+    const requester = POLYMARKET_ADAPTERS[1];
+    const managed = chains.addresses.managedOptimisticOracleV2;
+    const legacy = chains.addresses.optimisticOracleV2;
+    const someone = (n: number) => `0x${(0xbcd000 + n).toString(16).padStart(40, "0")}`;
+    const managedText = polymarketAncillary("Will the managed proposal stay open?", "Managed OOv2 test.");
+    const legacyText = polymarketAncillary("Will the legacy proposal expire?", "Legacy OOv2 test.");
+    const time = 1_780_400_000n;
+    // A request manager's liveness, set before the proposal (ManagedOptimisticOracleV2.requestManagerSetCustomLiveness).
+    await poly.send(managed, MOO, "requestManagerSetCustomLiveness", [requester, YES_OR_NO, managedText, 3_600n]);
+    await poly.send(managed, MOO, "seedRequestPrice", [requester, YES_OR_NO, time, managedText, someone(1), 5_000_000n]);
+    const proposal = await poly.send(managed, MOO, "seedProposePrice", [requester, someone(2), YES_OR_NO, time, managedText, 10n ** 18n]);
+    const proposedAt = (await poly.pub.getBlock({ blockNumber: proposal.blockNumber })).timestamp;
+    const proposeLog = decodeEventLog({ abi: MOO, data: proposal.logs[0].data, topics: proposal.logs[0].topics }) as unknown as {
+      args: { expirationTimestamp: bigint };
+    };
+    expect(proposeLog.args.expirationTimestamp).toBe(proposedAt + 3_600n);
+    await poly.send(legacy, OO, "seedRequestPrice", [requester, YES_OR_NO, time, legacyText, someone(1), 5_000_000n]);
+    await poly.send(legacy, OO, "seedProposePrice", [requester, someone(2), YES_OR_NO, time, legacyText, 10n ** 18n]);
+    // Past both liveness periods (3,600 s custom, 7,200 s default).
+    await poly.advanceTo(proposedAt + 7_300n);
+    const args = (text: Hex) => [requester, YES_OR_NO, time, text] as const;
+    expect(await poly.pub.readContract({ address: managed, abi: MOO, functionName: "getState", args: args(managedText) })).toBe(2);
+    expect(await poly.pub.readContract({ address: legacy, abi: OO, functionName: "getState", args: args(legacyText) })).toBe(3);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+
+    const proposals = await readIndexedProposals(ctx);
+    const managedProposal = proposals.find((p) => p.question_id === keccak256(managedText))!;
+    const legacyProposal = proposals.find((p) => p.question_id === keccak256(legacyText))!;
+    expect(managedProposal.oo_state).toBe(2);
+    expect(legacyProposal.oo_state).toBe(3);
+    const market = (id: string) => ({ condition_id: id, outcomes: ["Yes", "No"] });
+    const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
+    const asOfMarket = (p: typeof managedProposal, id: string) => ({
+      ...p,
+      requested_at: iso(p.requested_at),
+      proposed_at: iso(p.proposed_at),
+      disputed_at: iso(p.disputed_at),
+      settled_at: iso(p.settled_at),
+      market: market(id),
+    });
+    const statuses = resolutionsByConditionId([], [asOfMarket(managedProposal, "0xaa"), asOfMarket(legacyProposal, "0xbb")]);
+    expect(statuses.get("0xaa")?.status).toBe("proposed");
+    expect(statuses.get("0xbb")?.status).toBe("expired");
+
+    // Still disputable past liveness (_getStateForDispute reads Proposed); the legacy OOv2 refuses.
+    const dispute = await poly.send(managed, MOO, "seedDisputePrice", [requester, someone(3), YES_OR_NO, time, managedText]);
+    await expect(poly.send(legacy, OO, "seedDisputePrice", [requester, someone(3), YES_OR_NO, time, legacyText])).rejects.toThrow(
+      /seedDisputePrice reverted/,
+    );
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    const rows = (await getOracleDisputes(ctx)).body.data.filter((d) => d.question_id === keccak256(managedText));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "disputed", dispute_tx_hash: dispute.transactionHash, oracle_address: getAddress(managed) });
+    expect((await readIndexedProposals(ctx)).find((p) => p.question_id === keccak256(managedText))!.oo_state).toBe(4);
   });
 });

@@ -65,7 +65,15 @@ describe("oracle endpoints on the seeded local chain", () => {
       });
     });
     // Every state of the lifecycle is present.
-    expect(new Set(body.data.map((r: { status: string }) => r.status))).toEqual(new Set(["disputed", "voting", "resolved", "settled"]));
+    expect(new Set(body.data.map((r: { status: string }) => r.status))).toEqual(
+      new Set(["disputed", "queued", "voting", "resolved", "settled"]),
+    );
+    // UMA's own names beside ours.
+    for (const r of body.data as { status: string; oo_state: string | null; dvm_status: string | null }[]) {
+      if (r.status === "queued") expect([r.oo_state, r.dvm_status]).toEqual(["Disputed", "Future"]);
+      if (r.status === "voting") expect([r.oo_state, r.dvm_status]).toEqual(["Disputed", "Active"]);
+      if (r.status === "settled") expect(r.oo_state).toBe("Settled");
+    }
     // The bridged request whose Polygon origin lies before the scan window: title recovered from mainnet's compressed form.
     const recovered = expected.find((d) => d.recovered_from_mainnet)!;
     const row = body.data.find((r: { title: string }) => r.title === recovered.title);

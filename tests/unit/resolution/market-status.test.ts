@@ -39,6 +39,8 @@ describe("market resolution from disputes", () => {
       settled_at: null,
       dispute_id: "0x02",
       vote_round: 10_301,
+      oo_state: "Disputed",
+      dvm_status: "Active",
     });
   });
 
@@ -60,7 +62,11 @@ describe("market resolution from disputes", () => {
       proposed_at: "2026-05-27T10:05:00.000Z",
       settled_at: null,
     });
-    expect(resolutionsByConditionId([], [{ ...proposal, oo_state: 3 }]).get("0xdef")?.status).toBe("resolved");
+    // A legacy OOv2 proposal past liveness: `expired` (OO Expired), not the OO's Resolved.
+    expect(resolutionsByConditionId([], [{ ...proposal, oo_state: 3 }]).get("0xdef")).toMatchObject({
+      status: "expired",
+      oo_state: "Expired",
+    });
     const settled = { ...proposal, oo_state: 6 as const, settled_at: "2026-05-27T12:05:00.000Z" };
     expect(resolutionsByConditionId([], [settled]).get("0xdef")).toMatchObject({
       status: "settled",
@@ -72,9 +78,21 @@ describe("market resolution from disputes", () => {
   });
 
   it("follows a dispute to resolved and settled", () => {
-    expect(resolutionsByConditionId([row({ status: "resolved", dvm: { status: "resolved", round_id: 7 } })]).get("0xabc")?.status).toBe(
-      "resolved",
-    );
+    expect(resolutionsByConditionId([row({ status: "resolved", dvm: { status: "resolved", round_id: 7 } })]).get("0xabc")).toMatchObject({
+      status: "resolved",
+      oo_state: "Resolved",
+      dvm_status: "Resolved",
+    });
+    // The DVM's price not yet on Polygon; a request queued for a later round.
+    expect(
+      resolutionsByConditionId([row({ status: "dvm_resolved", oo_state: "Disputed", dvm: { status: "resolved", round_id: 7 } })]).get(
+        "0xabc",
+      ),
+    ).toMatchObject({ status: "dvm_resolved", oo_state: "Disputed", dvm_status: "Resolved" });
+    expect(resolutionsByConditionId([row({ status: "queued", dvm: { status: "future", round_id: 8 } })]).get("0xabc")).toMatchObject({
+      status: "queued",
+      dvm_status: "Future",
+    });
     expect(resolutionsByConditionId([row({ status: "settled" })]).get("0xabc")?.status).toBe("settled");
   });
 

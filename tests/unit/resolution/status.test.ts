@@ -42,11 +42,14 @@ describe("resolution status", () => {
     const secondDispute = { ...reproposed, ooState: 4, disputedAt: T0 + 4000, disputeId: "0xd2" as const };
     expect(status([disputed, secondDispute])).toBe("disputed");
     expect(status([disputed, { ...secondDispute, dvm: { status: "active", roundId: 10_302 } }])).toBe("voting");
-    expect(status([disputed, { ...secondDispute, dvm: { status: "resolved", roundId: 10_302 } }])).toBe("resolved");
+    // The DVM has a price, Polygon not yet (OO still Disputed): dvm_resolved; queued for a later round: queued.
+    expect(status([disputed, { ...secondDispute, dvm: { status: "resolved", roundId: 10_302 } }])).toBe("dvm_resolved");
+    expect(status([disputed, { ...secondDispute, dvm: { status: "future", roundId: 10_303 } }])).toBe("queued");
+    expect(status([{ ...disputed, dvm: { status: "future", roundId: 10_303 } }, reset])).toBe("queued");
     expect(status([disputed, { ...secondDispute, ooState: 5 }])).toBe("resolved");
     expect(status([disputed, { ...secondDispute, ooState: 6 }])).toBe("settled");
-    // An undisputed proposal past its liveness has a final price: resolved until someone settles it.
-    expect(status([{ ...proposed, ooState: 3 }])).toBe("resolved");
+    // An undisputed legacy-OOv2 proposal past its liveness has a final price: expired (OO Expired) until settled.
+    expect(status([{ ...proposed, ooState: 3 }])).toBe("expired");
   });
 
   it("reports the latest proposal in words and the latest dispute with its vote round", () => {
@@ -68,6 +71,8 @@ describe("resolution status", () => {
       settled_at: null,
       dispute_id: "0xd2",
       vote_round: 10_302,
+      oo_state: "Disputed",
+      dvm_status: "Active",
     });
   });
 
