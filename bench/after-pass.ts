@@ -12,9 +12,9 @@ import os from "node:os";
 import path from "node:path";
 
 const PASSES = Number(process.env.BENCH_PASSES ?? 4);
-const INTERVAL_S = Number(process.env.BENCH_SAMPLER_INTERVAL_S ?? 20);
+const INTERVAL_S = Number(process.env.BENCH_SAMPLER_INTERVAL_S ?? 30);
 // A reader arrives this long after the pass ended (it is seen by then in both modes).
-const READER_DELAY_MS = Number(process.env.BENCH_READER_DELAY_MS ?? 4000);
+const READER_DELAY_MS = Number(process.env.BENCH_READER_DELAY_MS ?? 12000);
 const ROOT = path.resolve(__dirname, "..");
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -69,7 +69,7 @@ async function runMode(watchMs: number): Promise<Record<string, number[]>> {
   const times: Record<string, number[]> = Object.fromEntries(reads.map(([n]) => [n, []]));
   try {
     let seen = (await currentPass()).generation;
-    for (let pass = 0; pass < PASSES; ) {
+    for (let pass = 0; pass < PASSES;) {
       await new Promise((r) => setTimeout(r, 200));
       const stamp = await currentPass();
       if (stamp.generation === seen || !stamp.endedAt) continue;
@@ -114,9 +114,11 @@ async function main() {
       child.once("exit", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`mode ${watchMs} exited ${code}`))));
     });
     const times = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, number[]>;
-    const label = watchMs === 0 ? "readers pay (PASS_WATCH_MS=0, as before)" : `server computes on seeing the pass (PASS_WATCH_MS=${watchMs})`;
+    const label =
+      watchMs === 0 ? "readers pay (PASS_WATCH_MS=0, as before)" : `server computes on seeing the pass (PASS_WATCH_MS=${watchMs})`;
     console.log(`first read after a worker's pass, ${label}:`);
-    for (const [n, xs] of Object.entries(times)) console.log(`  ${n.padEnd(10)} p50 ${percentile(xs, 50)} ms, max ${Math.max(...xs)} ms (${xs.join(", ")})`);
+    for (const [n, xs] of Object.entries(times))
+      console.log(`  ${n.padEnd(10)} p50 ${percentile(xs, 50)} ms, max ${Math.max(...xs)} ms (${xs.join(", ")})`);
   }
 }
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { fixture, shapeMismatches, simulatorForTests } from "./helpers";
+import { pollUntil } from "@/tests/helpers/poll";
 
 interface Conn {
   ws: WebSocket;
@@ -18,16 +19,9 @@ async function connect(url: string, first?: unknown): Promise<Conn> {
     ws,
     texts: [],
     json: [],
-    waitFor: (predicate, what, timeoutMs = 15_000) =>
-      new Promise((resolve, reject) => {
-        const started = Date.now();
-        const poll = () => {
-          if (predicate()) return resolve();
-          if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
-          setTimeout(poll, 20);
-        };
-        poll();
-      }),
+    waitFor: async (predicate, what, timeoutMs = 15_000) => {
+      await pollUntil(predicate, Boolean, timeoutMs, 20, what);
+    },
     closed: new Promise((resolve) => ws.once("close", () => resolve())),
   };
   ws.on("message", (raw) => {
@@ -118,20 +112,25 @@ describe("simulator websockets", () => {
     await control("/ws/faults", "POST", { stall: true });
     const before = conn.json.length;
     const stalledBefore = (await control("/ws")).counters.messages_stalled;
-    await (async () => {
-      const deadline = Date.now() + 60_000;
-      while ((await control("/ws")).counters.messages_stalled === stalledBefore && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
-    })();
+    await pollUntil(
+      async () => (await control("/ws")).counters.messages_stalled,
+      (stalled) => stalled !== stalledBefore,
+      60_000,
+      100,
+      "a stalled message",
+    );
     conn.ws.send("PING");
     await conn.waitFor(() => conn.texts.includes("PONG"), "PONG while stalled");
     expect(conn.ws.readyState).toBe(WebSocket.OPEN);
     expect(conn.json.length).toBe(before);
     await control("/ws/faults", "POST", { stall: false, drop_next: 2 });
-    await (async () => {
-      const deadline = Date.now() + 60_000;
-      while ((await control("/ws")).counters.messages_dropped < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    })();
+    await pollUntil(
+      async () => (await control("/ws")).counters.messages_dropped,
+      (dropped) => dropped >= 2,
+      60_000,
+      100,
+      "two dropped messages",
+    );
     expect((await control("/ws")).counters.messages_dropped).toBe(2);
     await control("/ws/faults", "POST", { disconnect: true });
     await conn.closed;
