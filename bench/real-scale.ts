@@ -100,7 +100,7 @@ export async function seedChurn(client: pg.Client, perDay: number, days: number,
     ).rows as { lo: number; hi: number }[];
     const inserted = await client.query(
       `WITH life AS (
-         SELECT id AS outcome_id, $1::bigint + (id * 7919 % 72000) AS opened_s, 300 + (id * 104729 % 14100) AS span_s
+         SELECT id AS outcome_id, $1::bigint + (id::bigint * 7919 % 72000) AS opened_s, 300 + (id::bigint * 104729 % 14100) AS span_s
          FROM outcomes WHERE id BETWEEN $2 AND $3),
        tiers AS (
          SELECT res, step FROM (VALUES (60, 120), (900, 900), (3600, 3600)) AS v(res, step)
@@ -146,7 +146,8 @@ export interface BurstResult {
 
 /**
  * Writes `fills` trades into one open market within the last five minutes (sizes log-spread over $20–$20,000, so
- * about a third are candidates above the rule's $500 floor and every one is a reference trade), then lands a pass
+ * about half are candidates above the rule's $500 floor and every one is a reference trade; every thousandth is a
+ * $5 M trade, which the rule flags), then lands a pass
  * the way another process's pass lands (a finished `sampler_runs` row and the `trades_at` clock moved), and asks
  * /abnormal for the new pass: `scoring_s` is the time until it answers, while 10 connections keep reading history and
  * ping (`api_p99_ms`).
@@ -165,9 +166,11 @@ export async function burstOneMarket(ctx: BurstContext, fills = 30_000): Promise
       `INSERT INTO trades (id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size, wallet, timestamp)
        SELECT 'bench-burst-' || n, '0x' || md5('burst' || n) || md5('tx' || n), m.condition_id, m.id, 'Yes', 0,
               CASE WHEN n % 2 = 0 THEN 'BUY' ELSE 'SELL' END, 0.5,
-              2 * 20 * power(1000, ((n * 7919) % $2)::float8 / $2), 20 * power(1000, ((n * 7919) % $2)::float8 / $2),
+              2 * b.usd, b.usd,
               '0x' || lpad(to_hex(n % 5000), 40, '0'), now() - make_interval(secs => 300.0 * n / $2)
-       FROM markets m, generate_series(1, $2) AS n WHERE m.id = $1`,
+       FROM markets m, generate_series(1, $2) AS n
+       CROSS JOIN LATERAL (SELECT CASE WHEN n % 1000 = 0 THEN 5000000 ELSE 20 * power(1000, ((n::bigint * 7919) % $2)::float8 / $2) END AS usd) b
+       WHERE m.id = $1`,
       [marketId, fills],
     );
     const [{ at }] = (
