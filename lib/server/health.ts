@@ -76,7 +76,25 @@ async function liveFeeds(): Promise<FeedHealthReport | null> {
   }
 }
 
-export async function healthReport() {
+type HealthReport = Awaited<ReturnType<typeof buildHealthReport>>;
+const globalForHealth = globalThis as unknown as { __predmktHealth?: { at: number; report: Promise<HealthReport> } };
+
+/**
+ * The health report, computed at most once per HEALTH_CACHE_S in this process (concurrent callers share it): the
+ * route is public, and each report costs 3 queries and a store ping.
+ */
+export function healthReport(now = Date.now(), cacheMs = env.HEALTH_CACHE_S * 1000): Promise<HealthReport> {
+  const cached = globalForHealth.__predmktHealth;
+  if (cached && now - cached.at < cacheMs) return cached.report;
+  const report = buildHealthReport();
+  globalForHealth.__predmktHealth = { at: now, report };
+  report.catch(() => {
+    if (globalForHealth.__predmktHealth?.report === report) globalForHealth.__predmktHealth = undefined;
+  });
+  return report;
+}
+
+async function buildHealthReport() {
   const [database, rateLimitStore] = await Promise.all([checkDatabase(), checkRateLimitStore()]);
   const upstream = database.ok
     ? await upstreamCompleteness()

@@ -1,13 +1,20 @@
 import { z } from "zod";
 import { defineEndpoint } from "../contract";
 
+/** Health checks per client address per minute (a monitor polls every few seconds; this is far above that). */
+export const HEALTH_PER_ADDRESS_PER_MINUTE = 60;
+
 export const healthEndpoint = defineEndpoint({
   method: "GET",
   path: "/api/health",
   summary: "Service health",
-  description: "No key needed. 200 when the database is reachable; 503 otherwise. Reports the rate-limit store too.",
+  description:
+    "No key needed. 200 when the database is reachable; 503 otherwise. Reports the rate-limit store too. The report " +
+    "is computed at most once every `HEALTH_CACHE_S` (5 s) per instance (`time` says when) and each client address may ask " +
+    `${HEALTH_PER_ADDRESS_PER_MINUTE} times a minute (429 with Retry-After beyond).`,
   tags: ["System"],
   access: "public",
+  errors: [429, 503],
   response: z.object({
     status: z.enum(["ok", "degraded", "down"]),
     version: z.string(),

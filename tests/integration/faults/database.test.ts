@@ -28,6 +28,7 @@ describe.runIf(await postgresAvailable())("database unreachable mid-run", () => 
         JWT_SECRET: "fault-test-secret-0123456789-abcdefghij",
         CRON_SECRET: "fault-cron-secret-0123456789-abcdefghij",
         KEY_CACHE_TTL_S: "0",
+        HEALTH_CACHE_S: "0", // each health check below must see the database as it is now
       },
     });
     key = await createTestKey({ ...app, databaseUrl: direct.toString() });
