@@ -75,7 +75,7 @@ export function TradeRow({
       <td className="num hide-sm">{formatPrice(trade.price)}</td>
       <td className="num">{formatUsd(trade.usd_size)}</td>
       <td className="hide-sm trader" title={trade.wallet}>
-        {traderName(trade.pseudonym, trade.wallet)}
+        <Link href={`/wallets/${trade.wallet.toLowerCase()}`}>{traderName(trade.pseudonym, trade.wallet)}</Link>
       </td>
     </tr>
   );

@@ -1,5 +1,6 @@
 "use client";
 import { useId, useState } from "react";
+import Link from "next/link";
 import { formatCompact, traderName } from "@/lib/format";
 import type { Initial, LiveHolderGroup } from "@/lib/queries/types";
 import { useApi } from "@/lib/queries/use-api";
@@ -69,7 +70,7 @@ export function TopHolders({
                     <tr key={h.wallet}>
                       <td>{i + 1}</td>
                       <td className="trader" title={h.wallet}>
-                        {h.name || traderName(h.pseudonym, h.wallet)}
+                        <Link href={`/wallets/${h.wallet.toLowerCase()}`}>{h.name || traderName(h.pseudonym, h.wallet)}</Link>
                       </td>
                       <td className="num">{formatCompact(h.shares)}</td>
                     </tr>

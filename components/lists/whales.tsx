@@ -43,7 +43,7 @@ export function WhalesTable({ initial }: { initial: Initial<Whale[]> }) {
             {rows.map((w) => (
               <tr key={`${w.wallet}-${w.token_id}`}>
                 <td className="trader" title={w.wallet}>
-                  {traderName(w.pseudonym, w.wallet)}
+                  <Link href={`/wallets/${w.wallet.toLowerCase()}`}>{traderName(w.pseudonym, w.wallet)}</Link>
                 </td>
                 <td>
                   <Link href={`/events/by-market/${w.market_id}`}>{w.question}</Link>

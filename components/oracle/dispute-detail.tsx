@@ -111,7 +111,7 @@ export function DisputeDetailView({ id, initial }: { id: string; initial: Initia
                         {formatInteger(p.shares)} {p.outcome}
                       </td>
                       <td title={p.wallet}>
-                        {VIA[p.via]} · {p.certainty.replaceAll("_", " ")}
+                        <Link href={`/wallets/${p.wallet.toLowerCase()}`}>{VIA[p.via]}</Link> · {p.certainty.replaceAll("_", " ")}
                       </td>
                     </tr>
                   )),
