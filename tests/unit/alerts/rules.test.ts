@@ -6,7 +6,7 @@ import { matchOnce, positionChange } from "@/lib/alerts/match";
 import { RulesSchema } from "@/lib/alerts/rules";
 import { createSubscription } from "@/lib/alerts/subscriptions";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
-import { RAW_RESOLUTION_S } from "@/lib/sampler/config";
+import { RAW_RESOLUTION_S } from "@/lib/sampled/tiers";
 import { conditionIdOf, insertTick, insertTrade, insertTransition, LOOPBACK, seedMarket } from "./fixtures";
 import { newKey } from "./request";
 

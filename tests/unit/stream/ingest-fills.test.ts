@@ -159,7 +159,7 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
   }, 180_000);
 
   it("-live market activity shows a fill within its TTL plus the REST lag, despite the CDN's per-URL cache", async () => {
-    const { getMarketActivityLive, LIVE_TTL_S } = await import("@/lib/upstream/live");
+    const { getMarketActivityLive, LIVE_TTL_S } = await import("@/lib/predmkt/live");
     const t = burst[0];
     const market = sim.world.markets[t.market];
     // A fresh fill in this market from now on.
