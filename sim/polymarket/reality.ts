@@ -28,6 +28,8 @@ export interface Reality {
   checksumWallets: boolean;
   restLag: boolean;
   cdnCache: boolean;
+  /** The market channel closes a socket whose send buffer passes SLOW_CONSUMER_BYTES with 1013 (ws.ts). */
+  slowConsumerClose: boolean;
 }
 
 /** What the real upstream does today, all switches on (the CLI, demo and bench default). */
@@ -42,6 +44,7 @@ export const REAL_UPSTREAM: Reality = {
   checksumWallets: true,
   restLag: true,
   cdnCache: true,
+  slowConsumerClose: true,
 };
 /** Programmatic default: the plain world, switches off (tests turn on what they exercise). */
 export const PLAIN_UPSTREAM: Reality = {
@@ -54,6 +57,7 @@ export const PLAIN_UPSTREAM: Reality = {
   checksumWallets: false,
   restLag: false,
   cdnCache: false,
+  slowConsumerClose: false,
 };
 
 const SALT_V2 = 900;
@@ -71,7 +75,15 @@ export function parseReality(input: unknown, base: Reality): Reality {
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new Error(`${key} must be a number in [0, 1]`);
     out[key] = v;
   }
-  for (const key of ["gammaClosedDefault", "rateLimits", "rtdsMakerRows", "checksumWallets", "restLag", "cdnCache"] as const) {
+  for (const key of [
+    "gammaClosedDefault",
+    "rateLimits",
+    "rtdsMakerRows",
+    "checksumWallets",
+    "restLag",
+    "cdnCache",
+    "slowConsumerClose",
+  ] as const) {
     if (r[key] === undefined) continue;
     if (typeof r[key] !== "boolean") throw new Error(`${key} must be a boolean`);
     out[key] = r[key];

@@ -45,6 +45,8 @@ interface Client {
   socket: WebSocket;
   channel: "market" | "rtds";
   assets: Set<string>;
+  /** Market channel: asked for custom features (`best_bid_ask`, `new_market`, `market_resolved`). */
+  custom: boolean;
   /** RTDS subscriptions: activity types and optional filters. */
   activity: { type: string; eventSlug?: string; marketSlug?: string }[];
   connectionId: string;
@@ -66,6 +68,12 @@ export interface EmittedPriceChange {
 
 const RECENT_LIMIT = 20_000;
 const SALT_RTDS_EARLY = 960;
+/**
+ * A market-channel reader whose unsent bytes pass this is closed with 1013 "slow consumer: send buffer full"
+ * (reality `slowConsumerClose`; research note §6.1, SOURCES.md "Live feeds"). The threshold is ours: the note gives
+ * the close, not the buffer size.
+ */
+export const SLOW_CONSUMER_BYTES = 4 * 1024 * 1024;
 const SALT_MAKERS = 961;
 
 /**
@@ -136,6 +144,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   const counters = {
     trades_emitted: 0,
     maker_rows_emitted: 0,
+    slow_consumer_closes: 0,
+    lifecycle_emitted: 0,
     price_changes_emitted: 0,
     messages_sent: 0,
     messages_dropped: 0,
@@ -183,6 +193,11 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       counters.messages_dropped++;
       return;
     }
+    if (client.channel === "market" && context().reality.slowConsumerClose && client.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
+      counters.slow_consumer_closes++;
+      client.socket.close(1013, "slow consumer: send buffer full");
+      return;
+    }
     counters.messages_sent++;
     client.socket.send(text);
   };
@@ -225,9 +240,32 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     // the taker's and every maker's (SOURCES.md, "Live feeds").
     let makers: Record<string, unknown>[] | null = null;
     const makerPayloads = () => (makers ??= makerFills(ctx, t).map((m) => rtdsPayload(ctx, m)));
+    // A trade that takes liquidity is followed by the book as it stands (docs: market-channel, `book`: "when there is
+    // a trade that affects the book"), and on custom-feature sockets by `best_bid_ask`.
+    let book: Record<string, unknown> | null | undefined;
     for (const client of clients) {
       if (client.channel === "market") {
-        if (client.assets.has(asset)) deliver(client, lastTrade);
+        if (!client.assets.has(asset)) continue;
+        deliver(client, lastTrade);
+        book ??= bookMessage(ctx, asset);
+        if (!book) continue;
+        deliver(client, JSON.stringify(book));
+        if (client.custom) {
+          const bids = book.bids as { price: string }[];
+          const asks = book.asks as { price: string }[];
+          deliver(
+            client,
+            JSON.stringify({
+              event_type: "best_bid_ask",
+              market: market.conditionId,
+              asset_id: asset,
+              best_bid: bids[0].price,
+              best_ask: asks[0].price,
+              spread: decimalString(Number(asks[0].price) - Number(bids[0].price), 3),
+              timestamp: String(nowMs),
+            }),
+          );
+        }
         continue;
       }
       if (ctx.reality.rtdsMakerRows) {
@@ -299,6 +337,39 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     }
   };
 
+  // Custom-feature sockets hear of every market created (`new_market`) and resolved (`market_resolved`), subscribed or
+  // not (docs: market-channel, custom features; research note §6.1: `new_market` for all markets).
+  const emitLifecycle = (ctx: SimContext, fromSec: number, nowSec: number) => {
+    const custom = [...clients].filter((c) => c.channel === "market" && c.custom);
+    if (!custom.length) return;
+    for (const market of ctx.world.markets) {
+      const created = market.startSec >= fromSec && market.startSec <= nowSec;
+      const resolved = market.closedSec >= fromSec && market.closedSec <= nowSec;
+      if (!created && !resolved) continue;
+      const base = {
+        id: market.id,
+        question: market.question,
+        market: market.conditionId,
+        slug: market.slug,
+        assets_ids: market.tokenIds,
+        outcomes: market.outcomes,
+        timestamp: String(ctx.nowMs),
+      };
+      let text: string;
+      if (resolved) {
+        const yesWins = ctx.prices.quote(market, 0, market.closedSec).bid >= 0.5;
+        text = JSON.stringify({
+          event_type: "market_resolved",
+          ...base,
+          winning_asset_id: market.tokenIds[yesWins ? 0 : 1],
+          winning_outcome: market.outcomes[yesWins ? 0 : 1],
+        });
+      } else text = JSON.stringify({ event_type: "new_market", ...base });
+      counters.lifecycle_emitted++;
+      for (const c of custom) deliver(c, text);
+    }
+  };
+
   const tick = () => {
     const ctx = context();
     const nowSec = Math.floor(ctx.nowMs / 1000);
@@ -313,6 +384,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       for (let minute = Math.floor(from / 60); minute <= Math.floor(nowSec / 60); minute++) {
         for (const t of tradesOfMinute(ctx, minute)) if (t.timestamp >= from && t.timestamp <= nowSec) emitTrade(ctx, t, ctx.nowMs);
       }
+      emitLifecycle(ctx, from, nowSec);
       lastSecond = nowSec;
       emitPriceChanges(ctx, ctx.nowMs);
     }
@@ -359,6 +431,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
         for (const a of assets) client.assets.delete(a);
         return;
       }
+      if (message.custom_feature_enabled === true) client.custom = true;
       for (const a of assets) client.assets.add(a);
       const ctx = context();
       const books = assets.map((a) => bookMessage(ctx, a)).filter((b) => b !== null);
@@ -389,7 +462,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   };
 
   wss.on("connection", (socket: WebSocket, channel: "market" | "rtds") => {
-    const client: Client = { socket, channel, assets: new Set(), activity: [], connectionId: `sim${nextConnection++}` };
+    const client: Client = { socket, channel, assets: new Set(), custom: false, activity: [], connectionId: `sim${nextConnection++}` };
     clients.add(client);
     counters.connections++;
     socket.on("message", (data) => onMessage(client, (data as Buffer).toString()));

@@ -94,6 +94,7 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
       }),
     );
 
+    const booksBefore = worker!.stats().book_frames;
     const at = Math.floor(Date.now() / 1000) + 2;
     sim.burst(N, { atSec: at, spreadSec: 4 });
     burst = sim.flow.query({ markets: null, takerOnly: true, since: at, until: at + 4, need: 1_000_000 }).filter((t) => t.kind === 2);
@@ -105,6 +106,14 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
     // Live: every fill heard on `orders_matched` and stored.
     await pollUntil(count, (n) => n >= N, 30_000);
     rtds.close();
+    // Each fill's last_trade_price found its activity row by transaction hash, and was followed by its token's book
+    // (docs: market-channel), which the worker read as the top of book.
+    const live = await pollUntil(
+      async () => worker!.stats(),
+      (st) => st.book_frames - booksBefore >= N && st.matched_by_tx >= N,
+      10_000,
+    );
+    expect(live.missed_unrepaired).toBe(0);
     const burstRows = heard.filter((h) => txs.includes(h.payload.transactionHash));
     const makerRows = burstRows.filter((h) => h.type === "trades").length - N;
     expect(makerRows, "the feed carried maker rows").toBeGreaterThan(0);
