@@ -65,6 +65,7 @@ const STATUS_LABEL: Record<DisputedAssertion["status"], string> = {
   dvm_resolved: "DVM resolved (not yet on Polygon)",
   resolved: "Resolved",
   settled: "Settled",
+  deleted: "DVM request deleted (rolled too often)",
 };
 
 export function DisputesTable({ initial }: { initial: Initial<DisputeWithMarket[]> }) {

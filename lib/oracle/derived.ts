@@ -100,7 +100,13 @@ function idList(ids: Iterable<string>): string {
 }
 const intList = (ids: Iterable<number>) => [...ids].map((n) => String(Math.trunc(n))).join(",");
 
-/** Recomputes the aggregates of these rounds and requests from oracle_votes (statements for one transaction). */
+/**
+ * Recomputes the aggregates of these rounds and requests from oracle_votes (statements for one transaction). Commits
+ * count as UMA counts them: a voter may call commitVote again for the same request in the same round, which only
+ * replaces the stored hash (VotingV2.sol `commitVote`, line 450: `voteSubmissions[voter].commit = hash`), so a
+ * round's `commits` are its distinct (voter, request) commitments and a request's per-round `commits` its distinct
+ * committers (docs/oracle-facts.md, "Figures").
+ */
 export function recomputeVoteAggregates(db: Db, roundIds: Set<number>, requestIds: Set<string>): Op[] {
   const ops: Op[] = [];
   const eth = CHAIN_IDS.ethereum;
@@ -109,7 +115,7 @@ export function recomputeVoteAggregates(db: Db, roundIds: Set<number>, requestId
       db.$executeRawUnsafe(
         `INSERT INTO oracle_rounds (round_id, commits, reveals, unique_revealers, requests_revealed, tokens_revealed)
          SELECT r.id,
-                count(v.log_index) FILTER (WHERE NOT v.revealed),
+                count(DISTINCT v.voter || ':' || v.request_id) FILTER (WHERE NOT v.revealed),
                 count(v.log_index) FILTER (WHERE v.revealed),
                 count(DISTINCT v.voter) FILTER (WHERE v.revealed),
                 count(DISTINCT v.request_id) FILTER (WHERE v.revealed),
@@ -129,7 +135,7 @@ export function recomputeVoteAggregates(db: Db, roundIds: Set<number>, requestId
       db.$executeRawUnsafe(`DELETE FROM oracle_request_rounds WHERE request_id IN (${ids})`),
       db.$executeRawUnsafe(
         `INSERT INTO oracle_request_rounds (request_id, round_id, commits, reveals, tokens_revealed)
-         SELECT request_id, round_id, count(*) FILTER (WHERE NOT revealed), count(*) FILTER (WHERE revealed),
+         SELECT request_id, round_id, count(DISTINCT voter) FILTER (WHERE NOT revealed), count(*) FILTER (WHERE revealed),
                 coalesce(sum(tokens) FILTER (WHERE revealed), 0)
          FROM oracle_votes WHERE chain_id = ${eth} AND request_id IN (${ids}) GROUP BY request_id, round_id`,
       ),

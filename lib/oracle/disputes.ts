@@ -284,8 +284,12 @@ function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<s
   const dvmState = dvmRead?.ok ? (dvmRead.value as { status: number; lastVotingRound: number }) : null;
   // An unread OO state is taken as Disputed (the log says it was) and marked; an unread DVM status as unknown.
   const ooState = row.origin ? (ooRead?.ok ? Number(ooRead.value) : 4) : null;
-  const lifecycle = disputeLifecycle(ooState, dvmState ? Number(dvmState.status) : null, states.phase);
-  if (!lifecycle) return null;
+  const read = disputeLifecycle(ooState, dvmState ? Number(dvmState.status) : null, states.phase);
+  if (!read) return null;
+  // A DVM request deleted past maxRolls (its RequestDeleted log) never gets a price: the dispute ends there, while the
+  // OO still reads Disputed (docs/oracle-facts.md, "Vocabulary").
+  const deleted = row.dvm?.deleted === true && read.status !== "settled" && read.status !== "resolved";
+  const lifecycle = deleted ? { status: "deleted" as const, vote_phase: null } : read;
   const question = parsePolymarketText(row.text);
   const o = row.origin;
   const dvmId = row.dvm ? lower(row.dvm.id) : null;

@@ -16,7 +16,9 @@ export const ooStateName = (state: number | null): OoStateName | null => (state 
 /** VotingV2.RequestStatus by number (0..4), else null. */
 export const dvmStatusEnumName = (status: number | null): DvmStatusName | null => (status === null ? null : (DVM_STATUSES[status] ?? null));
 
-export const DISPUTE_STATUSES = ["disputed", "queued", "voting", "dvm_resolved", "resolved", "settled"] as const;
+// `deleted`: the DVM request was deleted after rolling past maxRolls (VotingV2.sol line 1064, RequestDeleted); the OO
+// request then stays Disputed for good, since the DVM never has its price (docs/oracle-facts.md, "Vocabulary").
+export const DISPUTE_STATUSES = ["disputed", "queued", "voting", "dvm_resolved", "resolved", "settled", "deleted"] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 export type VotePhase = "commit" | "reveal";
 

@@ -43,7 +43,7 @@ const RESOLUTION_STATUS = z.enum(RESOLUTION_STATUSES);
 export const MarketResolutionSchema = z
   .object({
     status: RESOLUTION_STATUS.describe(
-      "From our own oracle index (UMA's proposals, disputes and settlements of Polymarket's requests joined to markets, docs/resolution.md): `proposed` a proposal in its liveness window (on the Managed OOv2: until a resolver settles it, disputable past liveness), `disputed` waiting for the DVM (or re-asked after the adapter's reset), `queued` on the DVM for a later round (VotingV2 `Future`), `voting` up for vote this round, `dvm_resolved` the DVM has a price not yet bridged back to Polygon, `expired` an undisputed legacy-OOv2 proposal past liveness (OO `Expired`), `resolved` the OO has the DVM's price (OO `Resolved`), `settled` the Optimistic Oracle request is settled (its Settle log); `none` no proposal indexed",
+      "From our own oracle index (UMA's proposals, disputes and settlements of Polymarket's requests joined to markets, docs/resolution.md): `proposed` a proposal in its liveness window (on the Managed OOv2: until a resolver settles it, disputable past liveness), `disputed` waiting for the DVM (or re-asked after the adapter's reset), `queued` on the DVM for a later round (VotingV2 `Future`), `voting` up for vote this round, `dvm_resolved` the DVM has a price not yet bridged back to Polygon, `expired` an undisputed legacy-OOv2 proposal past liveness (OO `Expired`), `resolved` the OO has the DVM's price (OO `Resolved`), `deleted` the dispute's DVM request was deleted past maxRolls (the OO request stays `Disputed`), `settled` the Optimistic Oracle request is settled (its Settle log); `none` no proposal indexed",
     ),
     proposed_outcome: z
       .string()

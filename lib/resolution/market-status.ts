@@ -34,10 +34,10 @@ export interface ProposalOfMarket {
   market: { condition_id: string; outcomes: string[] } | null;
 }
 
-const OO_STATE = { disputed: 4, queued: 4, voting: 4, dvm_resolved: 4, resolved: 5, settled: 6 } as const;
+const OO_STATE = { disputed: 4, queued: 4, voting: 4, dvm_resolved: 4, deleted: 4, resolved: 5, settled: 6 } as const;
 const seconds = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
 type DvmStatus = NonNullable<QuestionRequest["dvm"]>["status"];
-const DVM_STATUSES: readonly string[] = ["not_requested", "active", "resolved", "future", "to_delete"];
+const DVM_STATUSES: readonly string[] = ["not_requested", "active", "resolved", "future", "to_delete", "deleted"];
 
 function requestOf(d: DisputeOfMarket): QuestionRequest {
   const named = d.dvm?.status && DVM_STATUSES.includes(d.dvm.status) ? (d.dvm.status as DvmStatus) : null;

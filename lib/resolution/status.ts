@@ -18,6 +18,7 @@ export const RESOLUTION_STATUSES = [
   "expired",
   "resolved",
   "settled",
+  "deleted",
 ] as const;
 export type ResolutionStatus = (typeof RESOLUTION_STATUSES)[number];
 
@@ -35,7 +36,7 @@ export interface QuestionRequest {
   /** The disputed request's id in our API (the OO request id). */
   disputeId: Hex | null;
   /** The DVM's view once a dispute reached it: `active` while up for vote. */
-  dvm: { status: "not_requested" | "active" | "resolved" | "future" | "to_delete" | null; roundId: number | null } | null;
+  dvm: { status: "not_requested" | "active" | "resolved" | "future" | "to_delete" | "deleted" | null; roundId: number | null } | null;
 }
 
 export interface Resolution {
@@ -112,6 +113,8 @@ function statusOfRequest(request: QuestionRequest): ResolutionStatus | null {
     case 4:
       if (request.dvm?.status === "resolved") return "dvm_resolved";
       if (request.dvm?.status === "future") return "queued";
+      // Deleted past maxRolls (RequestDeleted): no price will come; the OO request stays Disputed.
+      if (request.dvm?.status === "deleted") return "deleted";
       return request.dvm?.status === "active" ? "voting" : "disputed";
     case 2:
       return "proposed";

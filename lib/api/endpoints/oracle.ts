@@ -107,7 +107,7 @@ export const DisputedAssertionSchema = z
     status: z
       .enum(DISPUTE_STATUSES)
       .describe(
-        "disputed: waiting for the DVM (not yet bridged, or past its roll limit); queued: on the DVM for a later round's vote (VotingV2 `Future`); voting: up for vote in the current round (a roll keeps it in `voting` with `roll_count` + 1); dvm_resolved: the DVM has a price that has not reached Polygon yet (OO still `Disputed`); resolved: the Optimistic Oracle has the DVM's price (OO `Resolved`), not settled yet; settled: the Optimistic Oracle request is settled on Polygon. UMA's own names: `oo_state`, `dvm_status` (mapping in docs/oracle-facts.md)",
+        "disputed: waiting for the DVM (not yet bridged, or past its roll limit); queued: on the DVM for a later round's vote (VotingV2 `Future`); voting: up for vote in the current round (a roll keeps it in `voting` with `roll_count` + 1); dvm_resolved: the DVM has a price that has not reached Polygon yet (OO still `Disputed`); resolved: the Optimistic Oracle has the DVM's price (OO `Resolved`), not settled yet; settled: the Optimistic Oracle request is settled on Polygon; deleted: the DVM request was deleted after rolling past maxRolls (RequestDeleted), so no price will come and the OO request stays `Disputed`. UMA's own names: `oo_state`, `dvm_status` (mapping in docs/oracle-facts.md)",
       ),
     oo_state: z
       .enum(OO_STATES)

@@ -24,7 +24,7 @@ export const streamEndpoint = defineEndpoint({
     "A `text/event-stream` of what the service stores, as it is stored: `event: trade` (data = one `/trades` item), " +
     "`event: tick` (one `/live` item), `event: abnormal` (one `/abnormal` item, right after its trade) and " +
     "`event: resolution` (one UMA dispute's lifecycle transition as the oracle index saw it: `transition` = disputed, " +
-    "queued, voting, commit, reveal, rolled, dvm_resolved, resolved or settled; `from` and `to` states, `at` = the chain time where known, " +
+    "queued, voting, commit, reveal, rolled, dvm_resolved, resolved, settled or deleted; `from` and `to` states, `at` = the chain time where known, " +
     "the index's `block_number` / `polygon_block_number`, the dispute id and its `market` {id, condition_id, slug, " +
     "event_slug, question, resolution_status} or null). `market` and `event` filter all topics; `min_usd` only trades. Every " +
     "message has an `id:` — an opaque cursor that strictly increases. Resume by sending it back as the " +

@@ -80,11 +80,11 @@ const requestIdOf = (request: number) => dvmRequestId(IDENTIFIER, BigInt(request
 /** The plain tally: every distinct log once, grouped in memory. */
 function fromScratch(votes: Vote[]) {
   const unique = [...new Map(votes.map((v) => [`${v.block}:${v.logIndex}`, v])).values()];
-  const rounds = new Map<number, { commits: number; reveals: number; voters: Set<number>; requests: Set<number>; tokens: bigint }>();
+  const rounds = new Map<number, { commits: Set<string>; reveals: number; voters: Set<number>; requests: Set<number>; tokens: bigint }>();
   const tallies = new Map<string, { voters: number; tokens: bigint }>();
   for (const v of unique) {
-    const r = rounds.get(v.round) ?? { commits: 0, reveals: 0, voters: new Set(), requests: new Set(), tokens: 0n };
-    if (v.tokens === undefined) r.commits++;
+    const r = rounds.get(v.round) ?? { commits: new Set(), reveals: 0, voters: new Set(), requests: new Set(), tokens: 0n };
+    if (v.tokens === undefined) r.commits.add(`${v.voter}:${v.request}`);
     else {
       r.reveals++;
       r.voters.add(v.voter);
@@ -100,7 +100,7 @@ function fromScratch(votes: Vote[]) {
     rounds: [...rounds]
       .map(([roundId, r]) => ({
         roundId,
-        commits: r.commits,
+        commits: r.commits.size,
         reveals: r.reveals,
         uniqueRevealers: r.voters.size,
         requestsRevealed: r.requests.size,
@@ -150,6 +150,8 @@ const VOTES: Vote[] = [
   { round: 7, voter: 1, block: 9n, logIndex: 0, request: 1 },
   { round: 7, voter: 2, block: 9n, logIndex: 1, request: 1 },
   { round: 7, voter: 2, block: 9n, logIndex: 2, request: 2 },
+  // Voter 1 re-commits on request 1 (VotingV2.commitVote replaces the hash): still one commitment.
+  { round: 7, voter: 1, block: 9n, logIndex: 3, request: 1 },
   { round: 7, voter: 1, block: 10n, logIndex: 0, request: 1, tokens: "10" },
   { round: 6, voter: 9, block: 10n, logIndex: 1, request: 3, tokens: "1", price: 0n },
   { round: 7, voter: 2, block: 11n, logIndex: 0, request: 2, tokens: "20" },
@@ -177,7 +179,7 @@ describe("derived vote tables", () => {
       requestsRevealed: 2,
       tokensRevealed: tokens("40.5").toString(),
     });
-    // Commits per request and round: request 1 got two in round 7, request 2 one.
+    // Commits per request and round: request 1 got two committers in round 7 (three logs: voter 1 re-committed), request 2 one.
     expect(got.perRequest.filter((r) => r[1] === 7).map((r) => [r[0], r[2]])).toEqual(
       [
         [requestIdOf(1), 2],

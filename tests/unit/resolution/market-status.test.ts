@@ -89,6 +89,9 @@ describe("market resolution from disputes", () => {
         "0xabc",
       ),
     ).toMatchObject({ status: "dvm_resolved", oo_state: "Disputed", dvm_status: "Resolved" });
+    expect(resolutionsByConditionId([row({ status: "deleted", dvm: { status: "deleted", round_id: 8 } })]).get("0xabc")?.status).toBe(
+      "deleted",
+    );
     expect(resolutionsByConditionId([row({ status: "queued", dvm: { status: "future", round_id: 8 } })]).get("0xabc")).toMatchObject({
       status: "queued",
       dvm_status: "Future",
