@@ -27,7 +27,7 @@ export default async function WalletPage({
   searchParams,
 }: {
   params: Promise<{ address: string }>;
-  searchParams: Promise<{ tab?: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { address: raw } = await params;
   const { tab } = await searchParams;

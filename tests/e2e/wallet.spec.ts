@@ -1,0 +1,28 @@
+// The wallet page renders a simulator ledger wallet's figures, Polymarket's figures beside ours, the PnL chart, the
+// open/closed positions tabs and the activity; a malformed address is a 404.
+import { api } from "./stack";
+import { expect, open, test } from "./fixtures";
+import { ledgerWalletAddress } from "@/sim/polymarket/wallets";
+
+type WalletBody = { data: { pnl_usd: number; labels: string[]; trades: number }; meta: { complete: boolean } };
+
+test("wallet page: figures, reconciliation, chart, positions tabs and activity of a wallet with redeemed winners", async ({ page }) => {
+  const address = ledgerWalletAddress(0);
+  const expected = await api<WalletBody>(`/api/predmkt/wallets/${address}`);
+  expect(expected.meta.complete).toBe(true);
+  await open(page, `/wallets/${address.toUpperCase().replace("0X", "0x")}`);
+  await expect(page.getByTestId("wallet-title")).toBeVisible();
+  await expect(page.getByTestId("wallet-pnl")).toContainText("$");
+  for (const label of expected.data.labels) await expect(page.getByTestId("wallet-labels")).toContainText(label.replace("_", " "));
+  await expect(page.getByTestId("wallet-reconciliation").locator("tbody tr")).toHaveCount(3);
+  await expect(page.getByTestId("wallet-positions").locator("tbody tr")).not.toHaveCount(0);
+  await expect(page.getByTestId("wallet-activity").locator("tbody tr")).not.toHaveCount(0);
+  await page.getByTestId("tab-closed").click();
+  await expect(page).toHaveURL(/tab=closed/);
+  await expect(page.getByTestId("wallet-positions")).toContainText("redeemed");
+});
+
+test("wallet page: a malformed address is a 404 page", async ({ page }) => {
+  const response = await page.goto("/wallets/0x123");
+  expect(response?.status()).toBe(404);
+});
