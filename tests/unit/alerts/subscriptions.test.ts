@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as collection from "@/app/api/alerts/route";
 import * as one from "@/app/api/alerts/[id]/route";
 import * as rotate from "@/app/api/alerts/[id]/rotate-secret/route";
+import * as deliveries from "@/app/api/alerts/[id]/deliveries/route";
+import * as retry from "@/app/api/alerts/[id]/deliveries/[delivery_id]/retry/route";
+import * as testEvent from "@/app/api/alerts/[id]/test/route";
 import { createApiKey } from "@/lib/auth/api-key";
 import { closeDb, getDb } from "@/lib/db/client";
 import { rotateApiKey } from "@/lib/keys/rotation";
@@ -149,5 +152,31 @@ describe("alert subscriptions", () => {
     expect((await call(one.GET, newKeyRef, "GET", `/api/alerts/${id}`, { params: { id } })).status).toBe(200);
     expect((await call(one.GET, oldKey, "GET", `/api/alerts/${id}`, { params: { id } })).status).toBe(200);
     expect((await call(one.GET, newKey(), "GET", `/api/alerts/${id}`, { params: { id } })).status).toBe(404);
+  });
+
+  it("queues a test event, lists the delivery log with filters, retries by id, and hides it from other keys", async () => {
+    const key = newKey();
+    const id = ((await create(key)).body.data as { id: string }).id;
+    const params = { id };
+    const sent = await call(testEvent.POST, key, "POST", `/api/alerts/${id}/test`, { params });
+    expect(sent.status).toBe(201);
+    const delivery = sent.body.data as { id: string; status: string; event_type: string; attempts: number };
+    expect(delivery).toMatchObject({ status: "pending", event_type: "test", attempts: 0 });
+    expect(delivery.id).toMatch(/^msg_/);
+    const log = await call(deliveries.GET, key, "GET", `/api/alerts/${id}/deliveries?status=pending&limit=5`, { params });
+    expect(log.status).toBe(200);
+    expect((log.body.data as { id: string }[]).map((d) => d.id)).toEqual([delivery.id]);
+    const none = await call(deliveries.GET, key, "GET", `/api/alerts/${id}/deliveries?status=dead`, { params });
+    expect(none.body.data).toEqual([]);
+    const bad = await call(deliveries.GET, key, "GET", `/api/alerts/${id}/deliveries?status=lost`, { params });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.[0]?.parameter).toBe("status");
+    const retried = await call(retry.POST, key, "POST", `/api/alerts/${id}/deliveries/${delivery.id}/retry`, {
+      params: { id, delivery_id: delivery.id },
+    });
+    expect(retried.status).toBe(200);
+    expect((retried.body.data as { id: string }).id).toBe(delivery.id);
+    expect((await call(deliveries.GET, newKey(), "GET", `/api/alerts/${id}/deliveries`, { params })).status).toBe(404);
+    expect((await call(testEvent.POST, newKey(), "POST", `/api/alerts/${id}/test`, { params })).status).toBe(404);
   });
 });
