@@ -5,6 +5,8 @@
 // 2. the contract fuzzer (contract-fuzzer.ts) over every operation: a short run here (FUZZ_RUNS requests per
 //    operation, default 20); `npm run fuzz` runs it longer and prints the same table.
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +16,10 @@ import { formatReport, fuzzContract, type OpenApiDocument } from "./contract-fuz
 import { ledgerWalletAddress } from "@/sim/polymarket/wallets";
 
 let stack: Stack;
+// A webhook receiver on loopback (allowed by ALERTS_ALLOW_LOOPBACK/ALERTS_ALLOW_HTTP below) that refuses every
+// delivery, so a queued test delivery stays undelivered and can be retried.
+let receiver: Server;
+let receiverUrl: string;
 const METRICS_TOKEN = "contract-test-metrics-token-0123456789abcdef";
 let cronSecret: string;
 const real = {
@@ -25,6 +31,9 @@ const real = {
 };
 
 beforeAll(async () => {
+  receiver = createServer((_req, res) => res.writeHead(503).end());
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   // Limits high enough that a long run measures the contract, not the budgets (their own suites test those).
   stack = await startStack({
     env: {
@@ -32,6 +41,8 @@ beforeAll(async () => {
       RATE_LIMIT_ANONYMOUS_PER_IP: "1000000",
       RATE_LIMIT_CRON_FAILURES_PER_IP: "1000000",
       METRICS_TOKEN,
+      ALERTS_ALLOW_LOOPBACK: "true",
+      ALERTS_ALLOW_HTTP: "true",
     },
   });
   cronSecret = JSON.parse(readFileSync(path.join(stack.app.dataDir, "secrets.json"), "utf8")).CRON_SECRET as string;
@@ -57,7 +68,10 @@ beforeAll(async () => {
   expect(real.slug.length).toBeGreaterThan(0);
   expect(real.marketId.length).toBeGreaterThan(0);
 }, 240_000);
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  receiver?.close();
+});
 
 describe("a client generated from the OpenAPI document", () => {
   it("calls every operation and gets the documented success", async () => {
@@ -65,6 +79,15 @@ describe("a client generated from the OpenAPI document", () => {
     const headers = { Authorization: `Bearer ${stack.key}` };
     const slug = real.slug[0];
     const id = real.marketId[0];
+    // One subscription serves the alert operations (deleted last); its test delivery is the one retried.
+    const subscription = client.POST("/api/alerts", {
+      headers,
+      body: { name: "contract", url: receiverUrl, rules: [{ type: "trade", min_usd: 1_000_000 }] },
+    });
+    const alertId = async () => (await subscription).data?.data.id ?? "missing";
+    const testDelivery = alertId().then((alert) => client.POST("/api/alerts/{id}/test", { headers, params: { path: { id: alert } } }));
+    // A created resource answers 201 and a deletion 204; everything else 200.
+    const expectedStatus: Record<string, number> = { postApiAuthKeyRequests: 201, postApiAlerts: 201, deleteApiAlertsId: 204 };
     const calls = {
       postApiAuthToken: () => client.POST("/api/auth/token", { headers, body: { ttl_seconds: 120 } }),
       getApiAuthUsage: () => client.GET("/api/auth/usage", { headers }),
@@ -141,6 +164,25 @@ describe("a client generated from the OpenAPI document", () => {
       getApiOracleRounds: () => client.GET("/api/oracle/rounds", { headers }),
       getApiOracleVoters: () => client.GET("/api/oracle/voters", { headers, params: { query: { limit: 5 } } }),
       getApiCronOracle: () => client.GET("/api/cron/oracle", { headers: { Authorization: `Bearer ${cronSecret}` } }),
+      getApiCronAlerts: () => client.GET("/api/cron/alerts", { headers: { Authorization: `Bearer ${cronSecret}` } }),
+      postApiAlerts: () => subscription,
+      getApiAlerts: () => client.GET("/api/alerts", { headers }),
+      getApiAlertsId: async () => client.GET("/api/alerts/{id}", { headers, params: { path: { id: await alertId() } } }),
+      patchApiAlertsId: async () =>
+        client.PATCH("/api/alerts/{id}", { headers, params: { path: { id: await alertId() } }, body: { name: "renamed" } }),
+      postApiAlertsIdRotateSecret: async () =>
+        client.POST("/api/alerts/{id}/rotate-secret", { headers, params: { path: { id: await alertId() } } }),
+      postApiAlertsIdTest: () => testDelivery,
+      getApiAlertsIdDeliveries: async () =>
+        client.GET("/api/alerts/{id}/deliveries", { headers, params: { path: { id: await alertId() }, query: { limit: 5 } } }),
+      postApiAlertsIdDeliveriesDeliveryIdRetry: async () => {
+        const delivery = await testDelivery;
+        return client.POST("/api/alerts/{id}/deliveries/{delivery_id}/retry", {
+          headers,
+          params: { path: { id: await alertId(), delivery_id: delivery.data?.data.id ?? "missing" } },
+        });
+      },
+      deleteApiAlertsId: async () => client.DELETE("/api/alerts/{id}", { headers, params: { path: { id: await alertId() } } }),
       getApiHealth: () => client.GET("/api/health"),
       getApiPing: () => client.GET("/api/ping"),
       getApiOpenapiJson: () => client.GET("/api/openapi.json"),
@@ -152,10 +194,11 @@ describe("a client generated from the OpenAPI document", () => {
 
     for (const [operationId, call] of Object.entries(calls)) {
       const { response, error, data } = (await call()) as { response: Response; error?: unknown; data?: unknown };
-      // A key request is created (201); everything else answers 200.
-      expect(response.status, `${operationId}: ${JSON.stringify(error)}`).toBe(operationId === "postApiAuthKeyRequests" ? 201 : 200);
+      expect(response.status, `${operationId}: ${JSON.stringify(error)}`).toBe(expectedStatus[operationId] ?? 200);
       expect(error, operationId).toBeUndefined();
-      if (data instanceof ReadableStream) {
+      if (response.status === 204) {
+        expect(data, operationId).toBeUndefined();
+      } else if (data instanceof ReadableStream) {
         expect(response.headers.get("content-type"), operationId).toMatch(/^text\/event-stream/);
         await data.cancel();
       } else if (typeof data === "string") {
