@@ -2,6 +2,10 @@
 // @next/swc and anvil), so `npm install` leaves them out of package-lock.json and `npm ci` then refuses the lockfile.
 // This adds inert stub entries for exactly the packages `npm ci --dry-run` reports missing; npm never fetches them on
 // linux-x64 because their os/cpu do not match. Re-run after any lockfile regeneration.
+// Each stub then gets its `resolved` URL and `integrity` hash from the registry (`npm view`), so every entry of the
+// lockfile is pinned by hash (tests/unit/foundation/lockfile.test.ts). A registry that does not have the package
+// (the offline mirror) leaves the stub as it is and says so: the install still works on linux-x64, and the next run
+// against a registry that has it fills the hash in.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -33,6 +37,20 @@ for (const name of missing) {
   const { os, cpu } = platformOf(name);
   lock.packages[`node_modules/${name}`] = { version, optional: true, ...(os && { os: [os] }), ...(cpu && { cpu: [cpu] }) };
 }
+const unpinned = [];
+for (const [location, entry] of Object.entries(lock.packages)) {
+  if (!location || entry.link || entry.integrity) continue;
+  const name = location.replace(/^.*node_modules\//, "");
+  try {
+    const dist = JSON.parse(execFileSync("npm", ["view", `${name}@${entry.version}`, "dist", "--json"], { stdio: "pipe" }).toString());
+    if (!dist.integrity || !dist.tarball) throw new Error("no dist.integrity");
+    entry.resolved = dist.tarball;
+    entry.integrity = dist.integrity;
+  } catch {
+    unpinned.push(`${name}@${entry.version}`);
+  }
+}
+if (unpinned.length) console.warn(`lockfile: the registry has no hash for ${unpinned.join(", ")}; left without integrity`);
 writeFileSync("package-lock.json", JSON.stringify(lock, null, 2) + "\n");
 const still = missingFromLock();
 console.log(`lockfile: added ${missing.length} stub(s); still missing: ${still.length ? still.join(", ") : "none"}`);

@@ -41,6 +41,8 @@ begin "type check"
 # The typed client the integration suite calls every operation through is generated from the current contracts.
 npx tsx scripts/openapi-types.ts
 npx tsc --noEmit -p .
+begin "audit (npm audit --omit=dev; accepted advisories are listed in scripts/audit.mjs)"
+node scripts/audit.mjs
 begin "no focused tests"
 # A committed .only would silently skip every other test.
 if grep -rnE '\b(describe|it|test|suite)(\.(concurrent|sequential|skipIf\([^)]*\)|runIf\([^)]*\)))*\.only\b' tests lib sim --include='*.ts' --include='*.tsx'; then

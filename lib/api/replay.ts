@@ -8,6 +8,7 @@
 // comes from the answer's own clock. Anything the gateway cannot replay exactly (an unknown request, a moved version,
 // bytes evicted from the cache, a CSV negotiation) goes on to the route as before. Only answers that are the same for
 // every client are remembered (the ones shared through the KV store), so a replay never crosses keys.
+import { type Cache, processCache } from "@/lib/cache/lru";
 import { CREDENTIAL_PARAMETERS } from "./strict-query";
 import { observeCache } from "@/lib/metrics/registry";
 import { type AnswerVersion, etagMatches, recallAnswerBytes } from "./cached-answer";
@@ -26,12 +27,9 @@ interface Replayable {
 // Distinct request texts per process; least recently used out first. An entry is a few hundred bytes.
 const MAX_REQUESTS = 20_000;
 
-const globalForReplay = globalThis as unknown as { __predmktReplay?: Map<string, Replayable> };
-
-// On globalThis: the proxy and the route handlers are bundled apart but share a process (and these entries).
-function replayable(): Map<string, Replayable> {
-  globalForReplay.__predmktReplay ??= new Map();
-  return globalForReplay.__predmktReplay;
+// One per process: the proxy and the route handlers are bundled apart but share a process (and these entries).
+function replayable(): Cache<Replayable> {
+  return processCache<Replayable>("replay", { max: MAX_REQUESTS });
 }
 
 /** Forget every remembered request (tests). */
@@ -49,11 +47,7 @@ export function replayKey(url: URL): string {
 
 /** Called by withApi after serving a cached answer: the same request text may be replayed while `version` holds. */
 export function rememberReplay(url: URL, entry: Replayable): void {
-  const map = replayable();
-  const key = replayKey(url);
-  map.delete(key); // the Map's insertion order is the recency order
-  map.set(key, entry);
-  while (map.size > MAX_REQUESTS) map.delete(map.keys().next().value as string);
+  replayable().set(replayKey(url), entry);
 }
 
 export interface Replayed {
