@@ -26,12 +26,12 @@ export const layerRules = [
     rules: { "no-restricted-imports": restrictOnly("lib/ never imports the app, tests, simulators or scripts", OUTSIDE_LIB) },
   },
   {
-    files: ["lib/{env,log,loop,timeout,backoff,format}.ts", "lib/{db,kv,metrics,security,sampled,analytics}/**/*.ts"],
+    files: ["lib/{env,log,loop,timeout,backoff,format}.ts", "lib/{db,kv,metrics,security,sampled,analytics,cache}/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": restrict(
         "foundation and shared layers import no client, service or API module",
-        svc("upstream", "oracle", "sampler", "predmkt", "resolution", "stream", "auth", "keys"),
+        svc("upstream", "oracle", "sampler", "predmkt", "resolution", "stream", "auth", "keys", "wallets", "alerts"),
       ),
     },
   },
@@ -81,6 +81,24 @@ export const layerRules = [
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": restrict("the ingest worker writes trades the sampler's way", svc("keys", "auth", "resolution")),
+    },
+  },
+  {
+    files: ["lib/wallets/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict(
+        "wallets read the Data API and their own ledger",
+        svc("sampler", "predmkt", "resolution", "stream", "auth", "keys", "oracle", "alerts"),
+      ),
+    },
+  },
+  {
+    // Alerts match the stored stream log and deliver; they read predmkt's shapes and meter usage through keys.
+    files: ["lib/alerts/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": restrict("alerts consume the stream log", svc("sampler", "resolution", "oracle", "wallets")),
     },
   },
   {
