@@ -85,7 +85,8 @@ const globalForHealth = globalThis as unknown as { __predmktHealth?: { at: numbe
  */
 export function healthReport(now = Date.now(), cacheMs = env.HEALTH_CACHE_S * 1000): Promise<HealthReport> {
   const cached = globalForHealth.__predmktHealth;
-  if (cached && now - cached.at < cacheMs) return cached.report;
+  // A report stamped later than `now` (another caller's clock) is not reused.
+  if (cached && now >= cached.at && now - cached.at < cacheMs) return cached.report;
   const report = buildHealthReport();
   globalForHealth.__predmktHealth = { at: now, report };
   report.catch(() => {

@@ -125,6 +125,7 @@ describe("alert rules", () => {
         "shares",
         "usd_size",
         "wallet",
+        "wallet_url",
         "pseudonym",
         "timestamp",
         "rule",

@@ -50,7 +50,15 @@ describe("key storage and lookup", () => {
   it("finds a key by its plaintext and by id; unknown keys resolve to null", async () => {
     const { key, record } = await createApiKey(db, { tier: "starter", owner: "Lookup" });
     clearKeyCache();
-    const identity = { id: record.id, tier: "starter", status: "active", expiresAt: null, rotatedAt: null, graceEndsAt: null };
+    const identity = {
+      id: record.id,
+      tier: "starter",
+      status: "active",
+      expiresAt: null,
+      rotatedAt: null,
+      graceEndsAt: null,
+      replacedById: null,
+    };
     expect(await findKeyByPlaintext(db, key)).toEqual(identity);
     expect(await findKeyById(db, record.id)).toEqual(identity);
     expect(await findKeyByPlaintext(db, generateApiKey())).toBeNull();

@@ -63,7 +63,8 @@ describe("trade fill-key migration", () => {
          VALUES ($1, $2, $3, $4, $5, $6, $7::float8, $8::float8, $7::float8 * $8::float8, $9, $10)`,
         r,
       );
-    expect(await applyMigrations(target)).toEqual([MIGRATION]);
+    // The migrations that sort after this one (other areas' tables) apply with it.
+    expect((await applyMigrations(target))[0]).toBe(MIGRATION);
   }, 120_000);
   afterAll(() => db.close());
 

@@ -229,7 +229,7 @@ describe("derived tables on the local chains", { shuffle: false }, () => {
     expect(polyCalls.filter((c) => c.startsWith(GET_STATE))).toHaveLength(getStates.length);
   });
 
-  it("a Polymarket proposal is proposed, then resolved past liveness, then settled, from ProposePrice and Settle alone", async () => {
+  it("a Polymarket proposal on the legacy OOv2 is proposed, then expired past liveness, then settled, from ProposePrice and Settle alone", async () => {
     const requester = POLYMARKET_ADAPTERS[0];
     const oo = chains.addresses.optimisticOracleV2;
     const ancillary = polymarketAncillary("Will the derived-table test propose Yes?", "Derived test.");
@@ -278,12 +278,13 @@ describe("derived tables on the local chains", { shuffle: false }, () => {
       proposed_outcome: "Yes",
       proposed_at: new Date(Number(proposedAt) * 1000).toISOString(),
     });
-    // Past liveness (the expiration the ProposePrice log carries): Expired, i.e. resolved.
+    // Past liveness (the expiration the ProposePrice log carries): the legacy OOv2's Expired, final but not yet settled
+    // (docs/resolution.md, "Status").
     const expires = (await (await ctx.db()).oracleRequest.findFirst({ where: { questionId } }))!.expiresAt!;
     await poly.advanceTo(expires + 10n);
     expect((await runIndexerPass(ctx)).status).toBe("ok");
     expect(await find()).toMatchObject({ oo_state: 3 });
-    expect((await status()).status).toBe("resolved");
+    expect((await status()).status).toBe("expired");
     const settle = await poly.send(oo, OO, "seedSettle", [requester, YES_OR_NO, time, ancillary]);
     const settledAt = (await poly.pub.getBlock({ blockNumber: settle.blockNumber })).timestamp;
     expect((await runIndexerPass(ctx)).status).toBe("ok");

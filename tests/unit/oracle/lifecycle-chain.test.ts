@@ -77,7 +77,8 @@ async function disputeOnPolygon(text: string, time: bigint, key: string) {
   return { ancillary, requester, receipt };
 }
 
-describe("DVM lifecycle details", () => {
+// One chain for the whole file, and later tests move its clock past earlier tests' rounds: they run in order.
+describe("DVM lifecycle details", { shuffle: false }, () => {
   it("a legacy bridged question disputed twice: each dispute links to the DVM request with its own time", async () => {
     const text = "Will the lifecycle test question resolve twice?";
     const times = [1_780_000_000n, 1_780_100_000n];

@@ -23,6 +23,7 @@ import { clearPerPass } from "@/lib/predmkt/per-pass";
 import { abnormalTrades, listTrades } from "@/lib/predmkt/trades";
 import { listWhales } from "@/lib/predmkt/whales";
 import { runPass } from "@/lib/sampler/pass";
+import { registerPassListeners } from "@/lib/server/jobs";
 import { event, FakeWorld, market, trade } from "./fake-world";
 
 async function call(handler: RouteHandler, path: string, params: Record<string, string> = {}, headers: Record<string, string> = {}) {
@@ -41,6 +42,8 @@ const pass = async (clock: () => Date = () => new Date(T0 + ++minute * 60_000)) 
 
 beforeAll(async () => {
   db = await getDb();
+  // The after-pass listeners every process registers through its composition root (lib/server/jobs.ts).
+  registerPassListeners();
   await db.$executeRawUnsafe(
     "TRUNCATE events, markets, outcomes, price_samples, trades, whale_positions, sampler_runs, sampler_lease, sampler_state RESTART IDENTITY",
   );
