@@ -243,13 +243,16 @@ export async function walletPositions(
   };
 }
 
+// A cursor is the last row's time and key as they are (`<seconds>:<key>`): every string of that form is a place in the
+// ledger, so a cursor is valid by its shape alone (the contract's pattern) and never decodes to garbage.
+export const ACTIVITY_CURSOR_PATTERN = /^(\d{1,12}):([A-Za-z0-9_-]{22}\.\d{1,6})$/;
+
 function encodeCursor(row: StoredRow): string {
-  return Buffer.from(`${row.at_s}:${row.key}`).toString("base64url");
+  return `${row.at_s}:${row.key}`;
 }
 
 export function decodeCursor(cursor: string): { at_s: number; key: string } | null {
-  const text = Buffer.from(cursor, "base64url").toString("utf8");
-  const match = /^(\d{1,12}):([A-Za-z0-9_-]{22}\.\d{1,6})$/.exec(text);
+  const match = ACTIVITY_CURSOR_PATTERN.exec(cursor);
   return match ? { at_s: Number(match[1]), key: match[2] } : null;
 }
 

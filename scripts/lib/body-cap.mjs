@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 // @ts-check
 // The request-body cap of the production entry (scripts/server.mjs), enforced while the body streams in. Next buffers
 // a request's whole body before the gateway (proxy.ts) sees it, so a chunked upload paced slowly was read to its end
@@ -10,8 +11,11 @@
  * @param {number} maxBytes
  * @returns {boolean} false when the request was already answered (a declared length over the cap)
  */
+const LINGER_MS = 1000;
+
 export function capRequestBody(request, response, maxBytes) {
   const refuse = () => {
+    const requestId = randomUUID();
     // Whatever the app still tries to write after this lands on an ended response: swallow it, never crash.
     response.on("error", () => undefined);
     if (!response.headersSent) {
@@ -21,14 +25,18 @@ export function capRequestBody(request, response, maxBytes) {
         status: 413,
         detail: `Request body exceeds ${maxBytes} bytes.`,
         code: "payload_too_large",
-        request_id: "",
+        request_id: requestId,
       });
       response.writeHead(413, {
+        "X-Request-Id": requestId,
         "Content-Type": "application/problem+json",
         "Content-Length": Buffer.byteLength(body),
         Connection: "close",
       });
-      response.end(body, () => request.socket.destroy());
+      // A lingering close: the socket is destroyed only LINGER_MS after the answer. Destroying (or ending) it at once
+      // while the client is still sending makes the client's next write fail (reset or broken pipe) before it has read
+      // the 413; the bytes that arrive meanwhile are not read on.
+      response.end(body, () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
     } else {
       request.socket.destroy();
     }

@@ -23,13 +23,24 @@ export function request(
         res.on("error", reject);
       },
     );
-    req.on("error", reject);
+    // A server that answers before the body is sent (a 413 at the cap) closes the connection under a body still being
+    // written: a write error after the answer has arrived is expected, not a failure.
+    let answered = false;
+    req.on("response", () => (answered = true));
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
     if (!options.chunks) return void req.end();
     // Written one chunk at a time with no Content-Length: Node sends Transfer-Encoding: chunked.
     const chunks = [...options.chunks];
+    // One chunk per turn of the event loop, and none once the server has answered (as a client that reads while it
+    // sends would).
     const pump = () => {
-      while (chunks.length) if (!req.write(chunks.shift()!)) return void req.once("drain", pump);
-      req.end();
+      if (answered) return;
+      const chunk = chunks.shift();
+      if (!chunk) return void req.end();
+      if (req.write(chunk)) setImmediate(pump);
+      else req.once("drain", pump);
     };
     pump();
   });

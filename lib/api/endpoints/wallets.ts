@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ACTIVITY_TYPES } from "@/lib/analytics/pnl";
 import { WALLET_LABELS } from "@/lib/wallets/labels";
-import { decodeCursor, LEADERBOARD_WINDOWS } from "@/lib/wallets/service";
+import { ACTIVITY_CURSOR_PATTERN, decodeCursor, LEADERBOARD_WINDOWS } from "@/lib/wallets/service";
 import { defineEndpoint, type EndpointContract } from "../contract";
 import { enumParam, intParam, MetaSchema } from "../schemas";
 
@@ -179,6 +179,7 @@ export const walletActivityEndpoint = defineEndpoint({
     cursor: z
       .string()
       .max(100)
+      .regex(ACTIVITY_CURSOR_PATTERN, "must be a `meta.next_cursor` of an earlier page")
       .transform((c, ctx) => {
         const decoded = decodeCursor(c);
         if (!decoded) {

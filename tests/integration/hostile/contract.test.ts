@@ -87,7 +87,12 @@ describe("a client generated from the OpenAPI document", () => {
     const alertId = async () => (await subscription).data?.data.id ?? "missing";
     const testDelivery = alertId().then((alert) => client.POST("/api/alerts/{id}/test", { headers, params: { path: { id: alert } } }));
     // A created resource answers 201 and a deletion 204; everything else 200.
-    const expectedStatus: Record<string, number> = { postApiAuthKeyRequests: 201, postApiAlerts: 201, deleteApiAlertsId: 204 };
+    const expectedStatus: Record<string, number> = {
+      postApiAuthKeyRequests: 201,
+      postApiAlerts: 201,
+      postApiAlertsIdTest: 201,
+      deleteApiAlertsId: 204,
+    };
     const calls = {
       postApiAuthToken: () => client.POST("/api/auth/token", { headers, body: { ttl_seconds: 120 } }),
       getApiAuthUsage: () => client.GET("/api/auth/usage", { headers }),

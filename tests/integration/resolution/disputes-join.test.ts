@@ -112,7 +112,7 @@ describe("disputes joined to markets in one offline world", () => {
       (await (await fetch(`${stack.app.url}${path}`, { headers: { authorization: `Bearer ${stack.key}` } })).json()) as T;
     const list = await get<{ data: (Row & { status: string; dvm: { round_id: number | null } | null })[] }>("/api/oracle/disputes");
     const open = list.data.filter((d) => d.title !== DISPUTED_QUESTIONS.find((q) => q.key === "Q1")!.title);
-    expect(new Set(open.map((d) => d.status))).toEqual(new Set(["disputed", "voting", "resolved"]));
+    expect(new Set(open.map((d) => d.status))).toEqual(new Set(["disputed", "queued", "voting", "resolved"]));
     for (const dispute of open) {
       const slug = (dispute.market as unknown as { event_slug: string }).event_slug;
       const event = await get<{

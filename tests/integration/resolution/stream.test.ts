@@ -71,18 +71,19 @@ describe("the stream's resolution topic through a dispute's lifecycle", () => {
     await live.waitFor((m) => m.length >= readable.length, 60_000, "every indexed dispute's first sighting");
     const [first] = ofDispute(live.messages, row.id);
     expect(first.data).toMatchObject({
-      transition: "disputed",
+      transition: "queued",
       from: null,
-      to: { status: "disputed", vote_phase: null },
+      to: { status: "queued", vote_phase: null },
       market: {
         id: row.market!.id,
         condition_id: row.market!.condition_id,
         event_slug: row.market!.event_slug,
-        resolution_status: "disputed",
+        resolution_status: "queued",
       },
     });
     expect(typeof first.data.block_number).toBe("number");
-    expect(first.data.at).toBe(first.data.disputed_at);
+    // The index reads the DVM's state, not the log that queued the request: no time is claimed for it.
+    expect(first.data.at).toBeNull();
 
     // A pass that changes nothing publishes nothing.
     await oraclePass();
@@ -105,7 +106,7 @@ describe("the stream's resolution topic through a dispute's lifecycle", () => {
     await eth.advanceTo(roundStart + BigInt(PHASE_LENGTH) + 60n);
     await expectQ5(3, "reveal phase");
     await eth.send(votingV2, artifacts.MockVotingV2.abi, "seedResolve", [YES_OR_NO, request.time, request.ancillaryData, ONE]);
-    await expectQ5(4, "resolved");
+    await expectQ5(4, "dvm_resolved");
     const requestedAt = BigInt(Date.parse(row.requested_at) / 1000);
     const OO = artifacts.MockOptimisticOracleV2.abi;
     await poly.send(optimisticOracleV2, OO, "seedPushDvmPrice", [q5.adapter, YES_OR_NO, requestedAt, ancillaryOf(q5), ONE]);
@@ -116,10 +117,10 @@ describe("the stream's resolution topic through a dispute's lifecycle", () => {
 
     const q5Messages = ofDispute(live.messages, row.id);
     expect(q5Messages.map(step)).toEqual([
-      "disputed:disputed/-",
+      "queued:queued/-",
       "voting:voting/commit",
       "reveal:voting/reveal",
-      "resolved:resolved/-",
+      "dvm_resolved:dvm_resolved/-",
       "settled:settled/-",
     ]);
     // Each transition starts where the previous one ended, with the chain time where the index knows it.
@@ -127,10 +128,10 @@ describe("the stream's resolution topic through a dispute's lifecycle", () => {
     expect(q5Messages[1].data.at).toBe(new Date(Number(roundStart) * 1000).toISOString());
     expect(q5Messages[2].data.at).toBe(new Date((Number(roundStart) + PHASE_LENGTH) * 1000).toISOString());
     expect(q5Messages.map((m) => (m.data.market as { resolution_status: string }).resolution_status)).toEqual([
-      "disputed",
+      "queued",
       "voting",
       "voting",
-      "resolved",
+      "dvm_resolved",
       "settled",
     ]);
     // No message twice, and cursors strictly increase.
