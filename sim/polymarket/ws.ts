@@ -247,7 +247,14 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       if (client.channel === "market") {
         if (!client.assets.has(asset)) continue;
         deliver(client, lastTrade);
-        book ??= bookMessage(ctx, asset);
+        if (book === undefined) {
+          book = bookMessage(ctx, asset);
+          // The top of book it carries is a change the market channel emitted, like a price_change's (`/ws/emitted`).
+          if (book) {
+            const top = { bids: book.bids as { price: string }[], asks: book.asks as { price: string }[] };
+            recentPriceChanges.push({ asset_id: asset, best_bid: top.bids[0].price, best_ask: top.asks[0].price, emitted_at_ms: nowMs });
+          }
+        }
         if (!book) continue;
         deliver(client, JSON.stringify(book));
         if (client.custom) {

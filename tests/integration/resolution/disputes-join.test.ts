@@ -127,6 +127,9 @@ describe("disputes joined to markets in one offline world", () => {
         settled_at: null,
         dispute_id: dispute.id,
         vote_round: dispute.status === "disputed" && dispute.dvm === null ? null : (dispute.dvm?.round_id ?? null),
+        // UMA's own state names, the same on the dispute and on its market (docs/oracle-facts.md, "Vocabulary").
+        oo_state: (dispute as unknown as { oo_state: string }).oo_state,
+        dvm_status: (dispute as unknown as { dvm_status: string | null }).dvm_status,
       });
       expect(event.data.resolution_statuses).toEqual([dispute.status]);
       // Siblings of a neg-risk market are not in dispute.

@@ -136,7 +136,9 @@ describe("live stream (sampler ingest, embedded database)", () => {
     let rowsChecked = 0;
     for (const contract of lists) {
       // Strict parameters: `limit` only where the endpoint takes one (an unknown parameter is a 400).
-      const limit = contract.query && "limit" in contract.query.shape ? ["limit=100"] : [];
+      // The leaderboard is capped at 50 rows, as Polymarket's is.
+      const limit =
+        contract.query && "limit" in contract.query.shape ? [contract.path.endsWith("/leaderboard") ? "limit=50" : "limit=100"] : [];
       const path = `${contract.path}?${limit.join("&")}`;
       const json = await (await fetch(`${stack.app.url}${path}`, { headers: auth })).json();
       for (const [how, res] of [
