@@ -34,6 +34,11 @@ export const DASHBOARD_OPERATIONS: ReadonlySet<string> = new Set([
   "/api/oracle/disputes/{id}",
   "/api/oracle/rounds",
   "/api/oracle/voters",
+  // The wallet page (app/(dashboard)/wallets/[address]) and the leaderboard.
+  "/api/predmkt/wallets/{address}",
+  "/api/predmkt/wallets/{address}/positions",
+  "/api/predmkt/wallets/{address}/activity",
+  "/api/predmkt/leaderboard",
 ]);
 
 /**

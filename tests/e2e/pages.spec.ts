@@ -157,7 +157,8 @@ test("whales: largest positions, linked to their event", async ({ page }) => {
   await expect(rows).toHaveCount(whales.data.length);
   await expect(rows.first()).toContainText(whales.data[0].question);
   await screenshots(page, "whales");
-  await rows.first().getByRole("link").click();
+  // Each row links its wallet and its market's event; the event link is named by the question.
+  await rows.first().getByRole("link", { name: whales.data[0].question }).click();
   await expect(page).toHaveURL(/\/events\/[a-z0-9-]+$/);
   await expect(page.getByTestId("markets-table")).toContainText(whales.data[0].question);
 });
@@ -190,7 +191,7 @@ test("trades: the tape filters by size, marks abnormal trades and refreshes live
   const marked = await rows.evaluateAll((trs) =>
     trs.filter((tr) => tr.querySelector('[data-testid="abnormal-reason"]')).map((tr) => tr.getAttribute("data-trade-id")),
   );
-  const abnormalNow = await api<{ data: { id: string }[] }>("/api/predmkt/abnormal?limit=500");
+  const abnormalNow = await api<{ data: { id: string }[] }>("/api/predmkt/abnormal?limit=100");
   const abnormalIds = new Set(abnormalNow.data.map((a) => a.id));
   expect(marked.filter((id) => id === null || !abnormalIds.has(id))).toEqual([]);
   await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
