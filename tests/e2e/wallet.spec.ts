@@ -22,7 +22,7 @@ test("wallet page: figures, reconciliation, chart, positions tabs and activity o
   await expect(page.getByTestId("wallet-positions")).toContainText("redeemed");
 });
 
-test("wallet page: a malformed address is a 404 page", async ({ page }) => {
+test("wallet page: a malformed address shows the not-found page", async ({ page }) => {
   // The dashboard's pages stream behind a loading state, so Next answers a streamed not-found page with status 200:
   // what the visitor sees is the not-found page, not a wallet.
   await page.goto("/wallets/0x123");
