@@ -6,16 +6,12 @@
 // process's memory (the gateway compares it), so a header a client sends can never pass for it
 // (lib/auth/client-address.ts; TRUST_PROXY decides how forwarding headers are read on top of this).
 //
-// It also caps request bodies while they stream in (scripts/lib/body-cap.mjs): Next buffers a body whole before the
-// gateway sees it.
-//
-// A launcher, not application code: it reads only PORT, HOST and MAX_BODY_BYTES (validated again by lib/env.ts).
+// A launcher, not application code: it reads only PORT and HOST (validated again by lib/env.ts inside Next).
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { capRequestBody, maxBodyBytes } from "./lib/body-cap.mjs";
 
 const PEER_HEADER = "x-predmkt-peer";
 const PEER_PROOF_HEADER = "x-predmkt-peer-proof";
@@ -32,10 +28,7 @@ const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const bodyCap = maxBodyBytes();
-
 const server = createServer((request, response) => {
-  if (!capRequestBody(request, response, bodyCap)) return;
   delete request.headers[PEER_HEADER];
   delete request.headers[PEER_PROOF_HEADER];
   const peer = request.socket.remoteAddress;

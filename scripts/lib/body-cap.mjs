@@ -14,9 +14,7 @@ import { randomUUID } from "node:crypto";
 const LINGER_MS = 1000;
 
 export function capRequestBody(request, response, maxBytes) {
-  // `close`: a declared length over the cap is answered before any byte is read, and the connection ends with the
-  // answer; a body found over the cap while it streams is answered without `Connection: close` (see the linger below).
-  const refuse = (close = false) => {
+  const refuse = () => {
     const requestId = randomUUID();
     // Whatever the app still tries to write after this lands on an ended response: swallow it, never crash.
     response.on("error", () => undefined);
@@ -33,11 +31,10 @@ export function capRequestBody(request, response, maxBytes) {
         "X-Request-Id": requestId,
         "Content-Type": "application/problem+json",
         "Content-Length": Buffer.byteLength(body),
-        ...(close ? { Connection: "close" } : {}),
+        Connection: "close",
       });
-      // A lingering close: the socket is destroyed only LINGER_MS after the answer. Destroying (or ending) it at once
-      // while the client is still sending makes the client's next write fail (reset or broken pipe) before it has read
-      // the 413; the bytes that arrive meanwhile are not read on.
+      // The connection is not reused (`Connection: close`); the socket is destroyed at the latest LINGER_MS after the
+      // answer, so a client still sending has time to read the 413.
       response.end(body, () => setTimeout(() => request.socket.destroy(), LINGER_MS).unref());
     } else {
       request.socket.destroy();
@@ -45,7 +42,7 @@ export function capRequestBody(request, response, maxBytes) {
   };
   const declared = Number(request.headers["content-length"] ?? "0");
   if (declared > maxBytes) {
-    refuse(true);
+    refuse();
     return false;
   }
   let size = 0;

@@ -8,6 +8,8 @@ export interface RawResponse {
   body: string;
 }
 
+const UPLOAD_PACE_MS = 5;
+
 export function request(
   url: string,
   options: { method?: string; headers?: Record<string, string>; localAddress?: string; chunks?: Buffer[] } = {},
@@ -33,13 +35,13 @@ export function request(
     if (!options.chunks) return void req.end();
     // Written one chunk at a time with no Content-Length: Node sends Transfer-Encoding: chunked.
     const chunks = [...options.chunks];
-    // One chunk per turn of the event loop, and none once the server has answered (as a client that reads while it
-    // sends would).
+    // Paced like an upload over a network (a chunk every few milliseconds), and no chunk once the server has answered,
+    // as a client that reads while it sends would.
     const pump = () => {
       if (answered) return;
       const chunk = chunks.shift();
       if (!chunk) return void req.end();
-      if (req.write(chunk)) setImmediate(pump);
+      if (req.write(chunk)) setTimeout(pump, UPLOAD_PACE_MS);
       else req.once("drain", pump);
     };
     pump();
