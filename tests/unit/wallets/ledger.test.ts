@@ -33,7 +33,6 @@ afterAll(async () => {
 });
 
 describe("wallet ledger", { timeout: 240_000 }, () => {
-  let coldPnl: ReturnType<typeof walletPnl>;
 
   it("reads a wallet past the offset cap completely, by time windows", async () => {
     const heavy = wallet("heavy");
@@ -51,7 +50,6 @@ describe("wallet ledger", { timeout: 240_000 }, () => {
       heavy.events.reduce((s, e) => s + e.usdc, 0),
       4,
     );
-    coldPnl = walletPnl(rows);
 
     // Warm: a minute later only the newest rows are asked for (one page).
     const warm = new Map<string, number>();
@@ -68,6 +66,11 @@ describe("wallet ledger", { timeout: 240_000 }, () => {
 
   it("answers a first read cut by its budget as incomplete, then completes it with the same totals as a cold read", async () => {
     const heavy = wallet("heavy");
+    // The reference: a cold read with no budget (tests run shuffled, so this test makes its own).
+    await forget(heavy.address);
+    const cold = await refreshLedger(heavy.address, { pageBudget: Infinity });
+    expect(cold.complete).toBe(true);
+    const coldPnl = walletPnl(await ledgerRows(heavy.address, cold));
     await forget(heavy.address);
     const first = await refreshLedger(heavy.address, { pageBudget: 3 });
     expect(first.complete).toBe(false);
