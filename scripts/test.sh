@@ -78,7 +78,9 @@ fi
 if [ -f playwright.config.ts ]; then
   if command -v "${CHROMIUM_PATH:-chromium}" >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
     begin "browser tests"
-    npx playwright test
+    # The demo stack serves the integration phase's production build (same sources, stamped with their hash), so
+    # the suite builds the app once, not twice.
+    NEXT_DIST_DIR=.next-test npx playwright test
   elif [ "${REQUIRE_E2E:-0}" = "1" ]; then
     echo "Chromium is required for the browser tests (apt-get install -y chromium)" >&2
     exit 1
