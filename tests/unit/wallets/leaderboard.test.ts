@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as leaderboardGet } from "@/app/api/predmkt/leaderboard/route";
 import { getDb } from "@/lib/db/client";
-import { clearLocalCache } from "@/lib/upstream";
+import { clearLocalCache, countRequests } from "@/lib/upstream";
 import type { StoredRow } from "@/lib/wallets/ledger";
 import { walletSummary } from "@/lib/wallets/service";
 import { WINDOW_SECONDS, windowPnl } from "@/lib/wallets/window";
@@ -61,7 +61,10 @@ describe("leaderboard windows", { timeout: 240_000 }, () => {
     }
     const lines: string[] = [];
     for (const window of ["1d", "7d", "30d", "all"] as const) {
-      const rows = (await board(window)).filter((r) => unrealized.has(r.address));
+      const calls = new Map<string, number>();
+      const started = performance.now();
+      const rows = (await countRequests(calls, () => board(window))).filter((r) => unrealized.has(r.address));
+      const ms = Math.round(performance.now() - started);
       expect(rows).toHaveLength(wallets.length);
       let maxDiff = 0;
       for (const row of rows) {
@@ -74,7 +77,8 @@ describe("leaderboard windows", { timeout: 240_000 }, () => {
         expect(diff, `${window} ${row.address}`).toBeLessThanOrEqual(0.011);
       }
       lines.push(
-        `${window}: ${rows.length} wallets, max |ours − theirs${window === "all" ? " − our unrealized" : ""}| ${maxDiff.toFixed(4)}; ` +
+        `${window}: ${rows.length} wallets, max |ours − theirs${window === "all" ? " − our unrealized" : ""}| ${maxDiff.toFixed(4)}, ` +
+          `${ms} ms, ${JSON.stringify(Object.fromEntries(calls))}; ` +
           rows.map((r) => `${r.pnl_usd}/${r.polymarket_pnl_usd}`).join(" "),
       );
     }
