@@ -33,7 +33,6 @@ afterAll(async () => {
 });
 
 describe("wallet ledger", { timeout: 240_000 }, () => {
-
   it("reads a wallet past the offset cap completely, by time windows", async () => {
     const heavy = wallet("heavy");
     expect(heavy.events.length).toBeGreaterThan(ACTIVITY_OFFSET_MAX + 500);
