@@ -164,7 +164,7 @@ export function DisputeDetailView({ id, initial }: { id: string; initial: Initia
               </>
             )}
           </section>
-          <section className="panel" aria-labelledby="dispute-holders-title">
+          <section className="panel" aria-labelledby="dispute-holders-title" data-testid="dispute-holders">
             <div className="panel-header">
               <h2 id="dispute-holders-title">Largest holders</h2>
             </div>
@@ -179,7 +179,8 @@ export function DisputeDetailView({ id, initial }: { id: string; initial: Initia
                   <ul className="plain">
                     {side.holders.slice(0, 10).map((h) => (
                       <li key={h.wallet} className="trader" title={h.wallet}>
-                        {h.name ?? shortAddress(h.wallet)} — {formatInteger(h.shares)}
+                        <Link href={`/wallets/${h.wallet.toLowerCase()}`}>{h.name ?? shortAddress(h.wallet)}</Link> —{" "}
+                        {formatInteger(h.shares)}
                       </li>
                     ))}
                   </ul>

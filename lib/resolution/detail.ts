@@ -10,6 +10,7 @@ import { defaultOracleContext } from "@/lib/oracle/context";
 import { readDisputeVote } from "@/lib/oracle/dispute-vote";
 import { chainAnswer, getOracleVoters } from "@/lib/oracle/service";
 import { cachedLoad } from "@/lib/upstream";
+import { walletUrl } from "@/lib/upstream/ids";
 import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./disputes";
 import { indexMarkets, joinDisputeToMarket } from "./join";
 import { type Holder, type Voter, votersHoldingPositions } from "./overlap";
@@ -133,7 +134,12 @@ async function buildDetail(row: JoinedRow, now: number) {
     holders: groups.map((g) => ({
       outcome: market?.outcomes[g.outcome_index ?? -1] ?? null,
       outcome_index: g.outcome_index,
-      holders: g.holders.map((h) => ({ wallet: h.wallet, name: h.name || h.pseudonym || null, shares: h.shares })),
+      holders: g.holders.map((h) => ({
+        wallet: h.wallet,
+        wallet_url: walletUrl(h.wallet),
+        name: h.name || h.pseudonym || null,
+        shares: h.shares,
+      })),
     })),
     voter_positions: votersHoldingPositions(checked, holders),
     voters_checked: checked.length,

@@ -4,6 +4,7 @@
 // names, timing or amounts, and a tie that rests on "the same address on two chains is the same owner" is marked
 // as such unless the caller knows the voter's address holds no contract code (docs/resolution.md, "Proxy wallets").
 import type { Address } from "viem";
+import { walletUrl } from "@/lib/upstream/ids";
 import { type WalletKind, walletsOf } from "./wallets";
 
 export interface Voter {
@@ -29,6 +30,8 @@ export type Certainty = "certain" | "same_address_unverified" | "same_address_co
 
 export interface VoterPosition {
   wallet: Address;
+  /** The wallet's resource in this API (docs/wallets.md). */
+  wallet_url: string;
   via: WalletKind;
   outcome: string;
   outcome_index: number;
@@ -66,6 +69,7 @@ export function votersHoldingPositions(voters: readonly Voter[], holders: readon
       for (const holding of holdingsByWallet.get(wallet.address.toLowerCase()) ?? []) {
         positions.push({
           wallet: wallet.address,
+          wallet_url: walletUrl(wallet.address),
           via: wallet.kind,
           outcome: holding.outcome,
           outcome_index: holding.outcomeIndex,

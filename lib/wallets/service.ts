@@ -1,6 +1,6 @@
-// Wallet answers: the summary (our figures from the ledger beside Polymarket's own), positions, activity and the
-// leaderboard with our PnL beside Polymarket's (docs/wallets.md). Every upstream figure that fails is null and named
-// in `meta.degraded`; the ledger's own completeness is `meta.complete` / `meta.rows_read`.
+// Wallet answers: the summary (our figures from the ledger beside Polymarket's own), positions and activity
+// (docs/wallets.md; the leaderboard is leaderboard.ts). Every upstream figure that fails is null and named in
+// `meta.degraded`; the ledger's own completeness is `meta.complete` / `meta.rows_read`.
 import { type Mark, type PositionPnl, realizedSeries, walletPnl } from "@/lib/analytics/pnl";
 import { roundUsd } from "@/lib/analytics/money";
 import { getDb } from "@/lib/db/client";
@@ -16,8 +16,6 @@ const POSITIONS_OFFSET_CAP = 10_000;
 /** Fills sampled from `/trades?user=` for the maker share. */
 const MAKER_SAMPLE = 500;
 const SERIES_POINTS = 200;
-
-export const walletPath = (address: string) => `/api/predmkt/wallets/${address.toLowerCase()}`;
 
 const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -106,16 +104,18 @@ interface Computed {
   degraded: string[];
 }
 
-async function compute(address: string, options: WalletOptions): Promise<Computed> {
+/** Brings the ledger up to date (within the page budget), prices it and stores the PnL of a complete ledger. */
+export async function compute(address: string, options: WalletOptions): Promise<Computed> {
   const state = await refreshLedger(address, { pageBudget: options.pageBudget ?? env.WALLET_READ_PAGES, now: options.now });
   const degraded: string[] = [];
   const [rows, positions] = await Promise.all([ledgerRows(address, state), settle("positions", degraded, () => allPositions(address))]);
   const pnl = walletPnl(rows, await marksFor(rows, positions));
   if (state.complete) {
+    // A holding with no current price would be valued at its cost: the leaderboard shows no figure rather than that.
     const db = await getDb();
     await db.walletSync.updateMany({
       where: { wallet: address },
-      data: { pnlUsd: pnl.pnl_usd, pnlAt: new Date((options.now ?? Date.now)()) },
+      data: { pnlUsd: pnl.unpriced === 0 ? pnl.pnl_usd : null, pnlAt: new Date((options.now ?? Date.now)()) },
     });
   }
   return { state, rows, pnl, positions, degraded };
@@ -292,48 +292,4 @@ export async function walletActivity(
       next_cursor: more ? encodeCursor(page[page.length - 1]) : null,
     },
   };
-}
-
-export const LEADERBOARD_WINDOWS = { "1d": "DAY", "7d": "WEEK", "30d": "MONTH", all: "ALL" } as const;
-export type LeaderboardWindow = keyof typeof LEADERBOARD_WINDOWS;
-
-export async function leaderboard(query: { window: LeaderboardWindow; order: "pnl" | "volume"; limit: number }) {
-  const rows = await upstreamWallets.getLeaderboard({
-    period: LEADERBOARD_WINDOWS[query.window],
-    order: query.order === "pnl" ? "PNL" : "VOL",
-    limit: query.limit,
-  });
-  const db = await getDb();
-  const syncs = await db.walletSync.findMany({ where: { wallet: { in: rows.map((r) => r.wallet) } } });
-  const ours = new Map(syncs.map((s) => [s.wallet, s]));
-  const asOf = new Date().toISOString();
-  return {
-    data: rows.map((r, i) => {
-      const sync = ours.get(r.wallet);
-      const mine = query.window === "all" && sync?.complete && sync.pnlUsd !== null ? sync.pnlUsd : null;
-      return {
-        rank: r.rank ?? i + 1,
-        address: r.wallet,
-        name: r.user_name,
-        polymarket_pnl_usd: r.pnl_usd === null ? null : roundUsd(r.pnl_usd),
-        polymarket_volume: r.volume,
-        pnl_usd: mine === null ? null : roundUsd(mine),
-        pnl_difference_usd: mine === null || r.pnl_usd === null ? null : roundUsd(mine - r.pnl_usd),
-        ledger_complete: sync?.complete ?? false,
-        wallet_url: walletPath(r.wallet),
-      };
-    }),
-    meta: { source: "live" as const, as_of: asOf, count: rows.length, limit: query.limit },
-  };
-}
-
-/** Reads the top leaderboard wallets' ledgers to completion, one after the other, and stores their PnL. */
-export async function completeLeaderboardLedgers(top = env.WALLET_LEADERBOARD_TOP): Promise<{ wallets: number; complete: number }> {
-  const rows = await upstreamWallets.getLeaderboard({ period: "ALL", order: "PNL", limit: top });
-  let complete = 0;
-  for (const r of rows) {
-    const { state } = await compute(r.wallet, { pageBudget: Infinity });
-    if (state.complete) complete++;
-  }
-  return { wallets: rows.length, complete };
 }

@@ -2,7 +2,7 @@
 // oldest first. The order-book and price routes (/book, /price, /midpoint, ...) are not served: nothing here calls
 // them (live prices come from the market websocket, ws.ts).
 import { json, type SimContext, type SimRequest, type SimResponse } from "./http-types";
-import { round } from "./prices";
+import { type PriceModel, round } from "./prices";
 import type { SimMarket } from "./world";
 
 const INTERVAL_SECONDS: Record<string, number | null> = {
@@ -27,6 +27,21 @@ function intOrNull(raw: string | null): number | null | "invalid" {
   if (raw === null || raw === "") return null;
   if (!/^\d+$/.test(raw)) return "invalid";
   return Number(raw);
+}
+
+/** Seconds between the points of a 1-minute (fidelity=1) history. */
+const MINUTE_S = 60;
+
+/**
+ * The point of this history in force at `t` (what `?startTs=…&endTs=t&fidelity=1` ends with, read at or after `t`):
+ * the market's payout once it has resolved, else the point of `t`'s minute, rounded as served. Null before the
+ * market's first point. The ledger wallets' leaderboard marks a window's start with it (wallets.ts `boardFigures`).
+ */
+export function historyPriceAt(prices: PriceModel, market: SimMarket, outcome: number, t: number): number | null {
+  if (market.winner !== null && t >= market.closedSec) return market.winner === outcome ? 1 : 0;
+  const minute = Math.floor(t / MINUTE_S) * MINUTE_S;
+  if (minute < market.startSec) return null;
+  return round(prices.displayPrice(market, outcome, minute), 4);
 }
 
 function pricesHistory(ctx: SimContext, req: SimRequest): SimResponse {
@@ -69,7 +84,7 @@ function pricesHistory(ctx: SimContext, req: SimRequest): SimResponse {
   start = Math.max(start, market.startSec);
   end = Math.min(end, now, resolvedMarket ? market.closedSec : now);
   if (end < start) return json({ history: [] });
-  let step = fidelity * 60;
+  let step = fidelity * MINUTE_S;
   if ((end - start) / step > MAX_HISTORY_POINTS) step = Math.ceil((end - start) / MAX_HISTORY_POINTS / 60) * 60;
   const history: { t: number; p: number }[] = [];
   for (let t = Math.ceil(start / step) * step; t <= end; t += step) {

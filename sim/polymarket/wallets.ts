@@ -4,6 +4,7 @@
 // Every figure Polymarket publishes about them is derived from the same ledger, so the service's reconciliation can
 // be checked against a known truth: `truthPnl` = cash received − cash paid + open shares × current price.
 // Sources of every shape, cap and error: SOURCES.md ("Wallets").
+import { historyPriceAt } from "./clob";
 import { firstParam, isoDate, json, listParam, type SimContext, type SimRequest, type SimResponse } from "./http-types";
 import type { PriceModel } from "./prices";
 import { hexWords, rand } from "./random";
@@ -365,6 +366,22 @@ export class SimWallets {
     return value;
   }
 
+  /**
+   * The open shares at `at` marked at the point of the price history in force then (clob.ts `historyPriceAt`: what a
+   * client reading `/prices-history` sees for that instant), not at the continuous price between two points.
+   */
+  historyValue(wallet: LedgerWallet, at: number): number {
+    let value = 0;
+    for (const h of this.holdings(wallet, at).values()) {
+      if (h.shares <= 1e-9) continue;
+      const market = this.world.markets[h.market];
+      const price = historyPriceAt(this.prices, market, h.outcome, at);
+      if (price === null) throw new Error(`ledger wallet ${wallet.kind} holds ${market.id} before its first price point`);
+      value += h.shares * price;
+    }
+    return value;
+  }
+
   private readonly newestFirst = new Map<LedgerWallet, LedgerEvent[]>();
 
   /** Every row, newest first (cached). */
@@ -646,7 +663,10 @@ const PERIODS: Record<string, number | null> = { DAY: DAY_S, WEEK: 7 * DAY_S, MO
 
 /**
  * The board's figures for one wallet. Known (docs, v2 leaderboard page): finite windows are the marked equity change
- * net of flows, `all` is realized-only, volume is in shares. The simulator computes exactly that from the ledger.
+ * net of flows, `all` is realized-only, volume is in shares. The simulator computes exactly that from the ledger: a
+ * finite window (the last `span` seconds up to now) is the cash flows inside it + the open shares at the current
+ * price − the open shares at its start marked at the price history's point in force then (`historyValue`; how
+ * Polymarket marks a window's start is not documented). SOURCES.md "Wallets".
  */
 export function boardFigures(
   wallets: SimWallets,

@@ -1,5 +1,5 @@
-// The dispute page: from the oracle page to one dispute (its market, price chart, vote, voters holding positions),
-// on to the market's event page, and back from the event page to the dispute.
+// The dispute page: from the oracle page to one dispute (its market, price chart, vote, voters holding positions, each
+// wallet linked to its wallet page), on to the market's event page, and back from the event page to the dispute.
 import { api, waitForSampledData } from "./stack";
 import { expect, open, screenshots, test } from "./fixtures";
 
@@ -31,6 +31,9 @@ test("dispute page: market, price chart, vote and voters holding positions; link
   await expect(page.getByTestId("dispute-vote")).toContainText("Yes");
   await expect(page.getByTestId("voter-positions").locator("tbody tr")).toHaveCount(3);
   await expect(page.getByTestId("voter-positions")).toContainText("proxy wallet");
+  // Every wallet shown links to its wallet page: the voters' positions and the largest holders.
+  await expect(page.getByTestId("voter-positions").locator('a[href^="/wallets/0x"]')).toHaveCount(3);
+  await expect(page.getByTestId("dispute-holders").locator('a[href^="/wallets/0x"]').first()).toBeVisible();
   await screenshots(page, "dispute");
 
   // An open disputed market's event page links back to its dispute.

@@ -87,6 +87,7 @@ export const disputesEndpoint = oracleEndpoint({
 });
 
 const shares = z.number().describe("Outcome shares (not USD)");
+const walletUrlField = z.string().describe("This wallet's resource: /api/predmkt/wallets/{address} (docs/wallets.md)");
 
 export const DisputeDetailSchema = DisputeWithMarketSchema.extend({
   series: z
@@ -122,7 +123,7 @@ export const DisputeDetailSchema = DisputeWithMarketSchema.extend({
       z.object({
         outcome: z.string().nullable(),
         outcome_index: z.number().int().nullable(),
-        holders: z.array(z.object({ wallet: z.string(), name: z.string().nullable(), shares })),
+        holders: z.array(z.object({ wallet: z.string(), wallet_url: walletUrlField, name: z.string().nullable(), shares })),
       }),
     )
     .describe("The market's largest holders per side (Data API /holders: 20 per side)"),
@@ -135,6 +136,7 @@ export const DisputeDetailSchema = DisputeWithMarketSchema.extend({
         positions: z.array(
           z.object({
             wallet: z.string(),
+            wallet_url: walletUrlField,
             via: z
               .enum(["same_address", "proxy", "safe"])
               .describe(

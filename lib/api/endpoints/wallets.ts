@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { ACTIVITY_TYPES } from "@/lib/analytics/pnl";
 import { WALLET_LABELS } from "@/lib/wallets/labels";
-import { ACTIVITY_CURSOR_PATTERN, decodeCursor, LEADERBOARD_WINDOWS } from "@/lib/wallets/service";
+import { LEADERBOARD_WINDOWS } from "@/lib/wallets/leaderboard";
+import { ACTIVITY_CURSOR_PATTERN, decodeCursor } from "@/lib/wallets/service";
 import { defineEndpoint, type EndpointContract } from "../contract";
 import { enumParam, intParam, MetaSchema } from "../schemas";
 
@@ -114,8 +115,23 @@ export const LeaderboardRowSchema = z
     name: z.string().nullable(),
     polymarket_pnl_usd: z.number().nullable(),
     polymarket_volume: z.number().nullable(),
-    pnl_usd: z.number().nullable().describe("Our PnL from the wallet's complete ledger (window `all` only); null until complete"),
+    pnl_usd: z
+      .number()
+      .nullable()
+      .describe(
+        "Our PnL over the board's window from the wallet's complete ledger, as of `pnl_as_of`: `all` = realized + unrealized; " +
+          "a finite window = PnL at its end − PnL at its start (the ledger up to the start, open shares marked at the price " +
+          "in force then). Null, with `pnl_note`, until the ledger is complete or when a price needed is not known",
+      ),
     pnl_difference_usd: z.number().nullable().describe("pnl_usd − polymarket_pnl_usd"),
+    pnl_as_of: z
+      .string()
+      .nullable()
+      .describe("ISO 8601 UTC end of our window: when our PnL was last computed (the background job's pass or a wallet request)"),
+    pnl_note: z
+      .string()
+      .nullable()
+      .describe("Why `pnl_usd` is null (the ledger still being read, a price not known at the window's start, …)"),
     ledger_complete: z.boolean(),
     wallet_url: z.string(),
   })
@@ -201,10 +217,13 @@ export const leaderboardEndpoint = defineEndpoint({
   summary: "Polymarket's leaderboard, reconciled",
   description:
     "Polymarket's trader leaderboard (`/v1/leaderboard`, overall) with, for each wallet whose ledger is complete, our " +
-    "PnL and the difference. A background job completes the top entries' ledgers within the upstream budget. Our " +
-    "PnL is given for `window=all` only: the finite windows are Polymarket's marked equity change, which needs past " +
-    "prices we do not hold for every market. Polymarket's docs say the all-time board is realized-only, so a wallet " +
-    "with open positions differs by at least its unrealized PnL. Upstream failure: 502/504.",
+    "PnL over the same window and the difference. A background job completes the top entries' ledgers within the " +
+    "upstream budget. Finite windows (`1d`, `7d`, `30d`: the last 1, 7 or 30 days up to `pnl_as_of`) are our PnL at the " +
+    "end minus our PnL at the start, open shares at the start marked at the price in force then (our 1-minute samples, " +
+    "else the CLOB's price history); when no price is known for an outcome held at the start the row's `pnl_usd` is " +
+    "null and `pnl_note` says which. Polymarket's docs say its finite windows are the marked equity change net of " +
+    "flows (the same quantity) and its all-time board is realized-only, so on `all` a wallet with open positions " +
+    "differs by its unrealized PnL (docs/wallets.md). Upstream failure: 502/504.",
   tags,
   access: "key",
   query: z.object({

@@ -79,8 +79,11 @@ describe("disputes joined to markets in one offline world", () => {
       data: Row & {
         series: { t: number; p: number; source: string }[];
         vote: { rounds: { round_id: number; reveals: number; votes: { outcome: string; voters: number }[] }[]; resolved_outcome: string };
-        holders: { outcome: string; holders: { wallet: string; shares: number }[] }[];
-        voter_positions: { voter: string; positions: { wallet: string; via: string; outcome: string; certainty: string }[] }[];
+        holders: { outcome: string; holders: { wallet: string; wallet_url: string; shares: number }[] }[];
+        voter_positions: {
+          voter: string;
+          positions: { wallet: string; wallet_url: string; via: string; outcome: string; certainty: string }[];
+        }[];
       };
     };
     expect(data.market?.question).toBe(q1Title);
@@ -101,6 +104,11 @@ describe("disputes joined to markets in one offline world", () => {
       [stakerAddress(2)]: [["safe", "No", deriveSafeWallet(stakerAddress(2)), "certain"]],
       [stakerAddress(3)]: [["same_address", "Yes", stakerAddress(3), "certain"]],
     });
+    // Every wallet shown links to its wallet resource (docs/wallets.md).
+    for (const p of data.voter_positions.flatMap((v) => v.positions))
+      expect(p.wallet_url).toBe(`/api/predmkt/wallets/${p.wallet.toLowerCase()}`);
+    for (const h of data.holders.flatMap((side) => side.holders))
+      expect(h.wallet_url).toBe(`/api/predmkt/wallets/${h.wallet.toLowerCase()}`);
 
     expect((await get(`/api/oracle/disputes/0x${"ab".repeat(32)}`)).status).toBe(404);
     const bad = await get("/api/oracle/disputes/nothex");

@@ -26,10 +26,26 @@ describe("voter/holder overlap", () => {
     const overlap = votersHoldingPositions(voters, holders);
     expect(overlap.map((o) => o.voter)).toEqual([bob, alice, carol]);
     expect(overlap[0].positions).toEqual([
-      { wallet: deriveSafeWallet(bob), via: "safe", outcome: "No", outcome_index: 1, shares: 40, certainty: "same_address_unverified" },
+      {
+        wallet: deriveSafeWallet(bob),
+        wallet_url: `/api/predmkt/wallets/${deriveSafeWallet(bob).toLowerCase()}`,
+        via: "safe",
+        outcome: "No",
+        outcome_index: 1,
+        shares: 40,
+        certainty: "same_address_unverified",
+      },
     ]);
     expect(overlap[1].positions).toEqual([
-      { wallet: deriveProxyWallet(alice), via: "proxy", outcome: "Yes", outcome_index: 0, shares: 1200, certainty: "certain" },
+      {
+        wallet: deriveProxyWallet(alice),
+        wallet_url: `/api/predmkt/wallets/${deriveProxyWallet(alice).toLowerCase()}`,
+        via: "proxy",
+        outcome: "Yes",
+        outcome_index: 0,
+        shares: 1200,
+        certainty: "certain",
+      },
     ]);
     expect(overlap[2].positions[0]).toMatchObject({ via: "same_address", certainty: "same_address_contract" });
   });

@@ -1,7 +1,8 @@
 // The simulator's ledger wallets: every activity type, the Data API's per-user shapes, caps and errors
 // (sim/polymarket/SOURCES.md "Wallets"), and Polymarket-side figures that follow from the same ledger.
 import { describe, expect, it } from "vitest";
-import { ACTIVITY_OFFSET_MAX, simWallets } from "@/sim/polymarket/wallets";
+import { historyPriceAt } from "@/sim/polymarket/clob";
+import { ACTIVITY_OFFSET_MAX, boardFigures, simWallets } from "@/sim/polymarket/wallets";
 import { getJson, type Row, simulatorForTests } from "./helpers";
 
 const sim = simulatorForTests({ seed: 1 });
@@ -109,6 +110,34 @@ describe("simulator ledger wallets", () => {
     expect((await getJson(`${sim().dataUrl}/v1/leaderboard?timePeriod=YEAR`)).status).toBe(400);
     const one = await getJson<Row[]>(`${sim().dataUrl}/v1/leaderboard?timePeriod=ALL&user=${wallet("heavy").address}`);
     expect(one.body).toHaveLength(1);
+  });
+
+  it("mark a finite window's start at the price history's point in force then, the one a client can read", async () => {
+    const wallets = simWallets(sim().world, sim().prices);
+    const n = now();
+    const since = n - 7 * 86_400;
+    const lastPoint = async (token: string, t: number) => {
+      const url = `${sim().clobUrl}/prices-history?market=${token}&startTs=${t - 3600}&endTs=${t}&fidelity=1`;
+      return (await getJson<{ history: { t: number; p: number }[] }>(url)).body.history.filter((p) => p.t <= t).at(-1)!.p;
+    };
+    // An open market, off the history's minute grid; a resolved one, half a minute after its resolution.
+    const open = wallet("heavy").events.find((e) => e.type === "TRADE")!;
+    const openMarket = sim().world.markets[open.market!];
+    expect(historyPriceAt(sim().prices, openMarket, 0, since + 17)).toBe(await lastPoint(openMarket.tokenIds[0], since + 17));
+    const won = sim().world.markets[wallet("unredeemed").events[0].market!];
+    const after = won.closedSec + 30;
+    expect(historyPriceAt(sim().prices, won, 0, after)).toBe(await lastPoint(won.tokenIds[0], after));
+    expect([0, 1]).toContain(historyPriceAt(sim().prices, won, 0, after));
+    // The 7-day board: cash flows inside the window + value now − the history-marked value at its start.
+    for (const w of wallets.wallets) {
+      let flows = 0;
+      for (const e of w.events) {
+        if (e.at <= since || e.at > n) continue;
+        flows += (e.type === "TRADE" && e.side === "BUY") || e.type === "SPLIT" ? -e.usdc : e.usdc;
+      }
+      const expected = flows + wallets.value(w, n) - wallets.historyValue(w, since);
+      expect(boardFigures(wallets, w, "WEEK", n).pnl, w.kind).toBeCloseTo(expected, 5);
+    }
   });
 
   it("answer an address it does not know with empty lists and zeros", async () => {

@@ -89,6 +89,7 @@ describe("wallet endpoints", { timeout: 240_000 }, () => {
   });
 
   it("shows the leaderboard with our PnL once a ledger is complete", async () => {
+    await callJson(h(walletGet), `/api/predmkt/wallets/${redeemer}`, { address: redeemer }); // tests run shuffled: read it here
     const { status, body } = await callJson(h(leaderboardGet), "/api/predmkt/leaderboard?window=all&limit=10");
     expect(status).toBe(200);
     const row = body.data.find((r: { address: string }) => r.address === redeemer);

@@ -1,6 +1,6 @@
 import { leaderboardEndpoint } from "@/lib/api/endpoints/wallets";
 import { withApi } from "@/lib/api/with-api";
-import { leaderboard } from "@/lib/wallets/service";
+import { leaderboard } from "@/lib/wallets/leaderboard";
 
 export const dynamic = "force-dynamic";
 
