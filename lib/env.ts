@@ -116,6 +116,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_CRON_FAILURES_PER_IP: int(10, 1),
   // Largest request body the gateway reads (the token exchange is the only route with a body).
   MAX_BODY_BYTES: int(16 * 1024, 256, 1024 * 1024),
+  // How long a request body may take to arrive after its headers, under the cap (a slow-loris upload), before `npm
+  // start`'s entry answers 408 (scripts/lib/body-cap.mjs reads it the same way).
+  BODY_TIMEOUT_MS: int(10_000, 100, 60_000),
   // How long one /api/health report answers every caller of an instance (its checks cost 3 queries and a store ping).
   HEALTH_CACHE_S: int(5, 0, 60),
   // How long a key lookup is cached in each server process; bounds how late a revocation takes effect.

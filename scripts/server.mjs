@@ -6,12 +6,17 @@
 // process's memory (the gateway compares it), so a header a client sends can never pass for it
 // (lib/auth/client-address.ts; TRUST_PROXY decides how forwarding headers are read on top of this).
 //
-// A launcher, not application code: it reads only PORT and HOST (validated again by lib/env.ts inside Next).
+// It also caps request bodies while they stream in, before Next buffers them (scripts/lib/body-cap.mjs): 413 at the
+// cap, 408 for a body that does not arrive in time, each closing its connection lingering (SECURITY.md).
+//
+// A launcher, not application code: it reads only PORT, HOST, MAX_BODY_BYTES and BODY_TIMEOUT_MS (validated again by
+// lib/env.ts inside Next).
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import { bodyTimeoutMs, capBodies, maxBodyBytes } from "./lib/body-cap.mjs";
 
 const PEER_HEADER = "x-predmkt-peer";
 const PEER_PROOF_HEADER = "x-predmkt-peer-proof";
@@ -28,17 +33,23 @@ const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createServer((request, response) => {
-  delete request.headers[PEER_HEADER];
-  delete request.headers[PEER_PROOF_HEADER];
-  const peer = request.socket.remoteAddress;
-  if (peer) {
-    request.headers[PEER_HEADER] = peer;
-    request.headers[PEER_PROOF_HEADER] = proof;
-  }
-  void handle(request, response);
-});
-// Slow-loris bounds: a client must send its headers and body within these.
+const server = createServer();
+capBodies(
+  server,
+  (request, response) => {
+    delete request.headers[PEER_HEADER];
+    delete request.headers[PEER_PROOF_HEADER];
+    const peer = request.socket.remoteAddress;
+    if (peer) {
+      request.headers[PEER_HEADER] = peer;
+      request.headers[PEER_PROOF_HEADER] = proof;
+    }
+    void handle(request, response);
+  },
+  { maxBytes: maxBodyBytes(), timeoutMs: bodyTimeoutMs() },
+);
+// Slow-loris bounds: a client must send its headers within 20 s; its body has BODY_TIMEOUT_MS (the cap above), and
+// Node's own limit on the whole request stays as a backstop.
 server.headersTimeout = 20_000;
 server.requestTimeout = 60_000;
 const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   payload_too_large: { status: 413, title: "Payload too large" },
+  request_timeout: { status: 408, title: "Request timeout" },
   upstream_unavailable: { status: 502, title: "Upstream unavailable" },
   upstream_timeout: { status: 504, title: "Upstream timeout" },
   service_unavailable: { status: 503, title: "Service unavailable" },

@@ -2,37 +2,49 @@
 // when a pass lands, so each is computed once per (key, as_of): right after the pass (lib/predmkt/after-pass.ts),
 // or by the first reader when no pass ran in this process. Kept in memory and, when a KV store is configured, shared
 // through it so the instance that ran the pass (a cron function) does the work for every instance.
+// A value for client-chosen filters (whales of one market or event) is `filtered`: it is never written to the shared
+// store and lives in an LRU of its own, so no flood of distinct filters can fill the store or push the aggregates out
+// (SECURITY.md "Shared stores").
 import { LRUCache } from "lru-cache";
 import { DATA_NAMESPACE } from "@/lib/kv/namespace";
 import { kvBestEffort } from "@/lib/kv/best-effort";
 import { getRedis } from "@/lib/kv/redis";
 
 const MAX_ENTRIES = 64;
+const MAX_FILTERED_ENTRIES = 64;
 const KV_PREFIX = "predmkt:perpass:v1:";
 // Long enough for a late pass; a new pass writes new keys, so nothing stale is ever read back.
 const KV_TTL_MS = 15 * 60_000;
 
 // Least recently used out first: a pass's own entries (about fifteen, written right after it lands) are never dropped
 // for older ones, as they were when a full map was cleared wholesale.
-const globalForPerPass = globalThis as unknown as { __predmktPerPass?: LRUCache<string, Promise<unknown>> };
+type Entries = LRUCache<string, Promise<unknown>>;
+const globalForPerPass = globalThis as unknown as { __predmktPerPass?: { aggregates: Entries; filtered: Entries } };
 
-function entries(): LRUCache<string, Promise<unknown>> {
-  globalForPerPass.__predmktPerPass ??= new LRUCache({ max: MAX_ENTRIES });
+function caches(): { aggregates: Entries; filtered: Entries } {
+  globalForPerPass.__predmktPerPass ??= {
+    aggregates: new LRUCache({ max: MAX_ENTRIES }),
+    filtered: new LRUCache({ max: MAX_FILTERED_ENTRIES }),
+  };
   return globalForPerPass.__predmktPerPass;
 }
 
 /** Forget every per-pass value in this process (tests). */
 export function clearPerPass(): void {
-  entries().clear();
+  caches().aggregates.clear();
+  caches().filtered.clear();
 }
 
-/** Values must be plain JSON (they may travel through the KV store); concurrent first requests share one computation. */
-export function oncePerPass<T>(key: string, at: Date, compute: () => Promise<T>): Promise<T> {
+/**
+ * Values must be plain JSON (they may travel through the KV store); concurrent first requests share one computation.
+ * `filtered`: the key carries a client-chosen filter (kept in process, in its own LRU).
+ */
+export function oncePerPass<T>(key: string, at: Date, compute: () => Promise<T>, options: { filtered?: boolean } = {}): Promise<T> {
   const cacheKey = `${key}|${at.toISOString()}`;
-  const map = entries();
+  const map = options.filtered ? caches().filtered : caches().aggregates;
   let pending = map.get(cacheKey) as Promise<T> | undefined;
   if (!pending) {
-    pending = sharedCompute(`${KV_PREFIX}${DATA_NAMESPACE}:${cacheKey}`, compute);
+    pending = options.filtered ? compute() : sharedCompute(`${KV_PREFIX}${DATA_NAMESPACE}:${cacheKey}`, compute);
     map.set(cacheKey, pending);
     pending.catch(() => map.delete(cacheKey));
   }

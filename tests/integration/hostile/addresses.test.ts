@@ -102,4 +102,31 @@ describe("TRUST_PROXY=1 (one proxy in front, e.g. nginx)", () => {
     expect(sequential).toEqual([401, 401, 401, 401, 429]);
     expect((await from("2001:db8:5:7::1")).status).toBe(401);
   });
+
+  it("one /48 with dashboard tokens: 100 of its /64s mint and spend, and the network gets one slice a minute", async () => {
+    await clearOfWindowEdge();
+    const via = (i: number) => ({ headers: { "x-forwarded-for": `2001:db8:48:${(i + 1).toString(16)}::1` } });
+    const minted: Record<number, number> = {};
+    const tokens: { i: number; token: string }[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await request(`${app.url}/api/dashboard/token`, via(i));
+      minted[res.status] = (minted[res.status] ?? 0) + 1;
+      if (res.status === 200) tokens.push({ i, token: JSON.parse(res.body).token });
+    }
+    const served: Record<number, number> = {};
+    for (let round = 0; round < 3; round++) {
+      for (const { i, token } of tokens) {
+        const res = await request(`${app.url}/api/predmkt/stats?token=${token}`, via(i));
+        served[res.status] = (served[res.status] ?? 0) + 1;
+      }
+    }
+    console.log(`one /48, 100 /64s, within one minute: tokens ${JSON.stringify(minted)}; requests ${JSON.stringify(served)}`);
+    // DASHBOARD_TOKEN_PER_IP_PER_MINUTE and RATE_LIMIT_DASHBOARD_PER_IP (60 each), per /48 for IPv6.
+    expect(minted).toEqual({ 200: 60, 429: 40 });
+    expect(served).toEqual({ 200: 60, 429: tokens.length * 3 - 60 });
+    // Another /48 has its own.
+    const other = { headers: { "x-forwarded-for": "2001:db8:49:1::1" } };
+    const { token } = JSON.parse((await request(`${app.url}/api/dashboard/token`, other)).body);
+    expect((await request(`${app.url}/api/predmkt/stats?token=${token}`, other)).status).toBe(200);
+  }, 120_000);
 });

@@ -8,6 +8,7 @@
 // - never a 5xx, never an undocumented status, never a stack trace, every error body a valid Problem.
 // Used by tests/integration/hostile/contract.test.ts (a short run) and `npm run fuzz` (FUZZ_RUNS per operation).
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import fc from "fast-check";
 
 export interface Schema {
@@ -60,8 +61,11 @@ export interface FuzzReport {
   byOperation: Record<string, Record<string, number>>;
   byStatus: Record<string, number>;
   failures: string[];
-  /** Requests sent a second time after a connection error. */
+  /** Requests sent again after a connection error, and those errors by code. */
   resent: number;
+  resentCauses: Record<string, number>;
+  /** The longest this process's event loop stalled during the run (ms). */
+  lagMaxMs?: number;
 }
 
 /** The same rules as lib/api/strict-query.ts, seen from outside: what every parameter value must satisfy. */
@@ -71,6 +75,7 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const CREDENTIALS = ["api_key", "token"];
 const CRON_VALID_RUNS = 2;
+const STALE_RETRIES = 3;
 const STACK_TRACE = /\bat .+\(.+:\d+:\d+\)|node_modules|webpack-internal|\.tsx?:\d+/;
 
 const NASTY = [
@@ -463,7 +468,9 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
 }
 
 export async function fuzzContract(options: FuzzOptions): Promise<FuzzReport> {
-  const report: FuzzReport = { total: 0, byOperation: {}, byStatus: {}, failures: [], resent: 0 };
+  const report: FuzzReport = { total: 0, byOperation: {}, byStatus: {}, failures: [], resent: 0, resentCauses: {} };
+  const lag = monitorEventLoopDelay({ resolution: 20 });
+  lag.enable();
   const checker = new ResponseChecker(options.document);
   let index = 0;
   for (const [path, operations] of Object.entries(options.document.paths)) {
@@ -498,13 +505,22 @@ export async function fuzzContract(options: FuzzOptions): Promise<FuzzReport> {
           try {
             response = await fetch(url, { method: method.toUpperCase(), headers, body, redirect: "manual" });
           } catch (error) {
-            // A kept-alive connection the server closed just as it was reused fails before any byte is sent: the
-            // request is sent again once, and counted; a second failure is a finding.
-            if (attempt === 1) {
+            // fetch says only "fetch failed": the socket's own error (reset, closed, refused) is its cause.
+            const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+            const code = cause?.code ?? String(error);
+            // A kept-alive connection the server closed (idle past its keep-alive timeout) just as it was reused:
+            // undici drops idle sockets a second or two before the server does, so this happens only when this
+            // process's event loop lags that long (it does under load: `lagMaxMs`). Several pooled sockets can go
+            // stale together, so such a request is sent again up to STALE_RETRIES times, each counted; anything
+            // else, or one more failure, is a finding.
+            if (attempt <= (code === "UND_ERR_SOCKET" ? STALE_RETRIES : 1)) {
               report.resent++;
+              report.resentCauses[code] = (report.resentCauses[code] ?? 0) + 1;
               continue;
             }
-            report.failures.push(`${method.toUpperCase()} ${url}: request failed twice: ${String(error)}`);
+            report.failures.push(
+              `${method.toUpperCase()} ${url}: request failed ${attempt} times: ${String(error)}${cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : ""}`,
+            );
             return;
           }
         }
@@ -520,7 +536,19 @@ export async function fuzzContract(options: FuzzOptions): Promise<FuzzReport> {
       });
     }
   }
+  lag.disable();
+  report.lagMaxMs = Math.round(lag.max / 1e6);
   return report;
+}
+
+/** Requests, statuses by class and the findings: the fuzzer's totals line. */
+export function formatTotals(report: FuzzReport): string {
+  const classes: Record<string, number> = { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 };
+  for (const [status, n] of Object.entries(report.byStatus)) classes[`${status[0]}xx`] = (classes[`${status[0]}xx`] ?? 0) + n;
+  const byClass = Object.entries(classes)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(", ");
+  return `totals: ${report.total} requests; ${byClass}; findings ${report.failures.length}`;
 }
 
 /** The report as a table: one line per operation with its count per status, then the totals. */
@@ -538,7 +566,8 @@ export function formatReport(report: FuzzReport): string {
   return [
     ...lines,
     `${"total".padEnd(44)} ${String(report.total).padStart(6)}  ${statuses}`,
-    `resent after a connection error: ${report.resent}`,
+    formatTotals(report),
+    `resent after a connection error: ${report.resent} ${JSON.stringify(report.resentCauses)}; longest event-loop stall here ${report.lagMaxMs ?? "?"} ms`,
     `failures: ${report.failures.length}`,
   ].join("\n");
 }

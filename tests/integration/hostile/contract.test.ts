@@ -3,7 +3,9 @@
 //    client/openapi.d.ts + openapi-fetch): `satisfies Record<keyof operations, ...>` makes leaving one out a type
 //    error, so a broken document fails CI the way a user's SDK would;
 // 2. the contract fuzzer (contract-fuzzer.ts) over every operation: a short run here (FUZZ_RUNS requests per
-//    operation, default 20); `npm run fuzz` runs it longer and prints the same table.
+//    operation, default 20); `npm run fuzz` runs it longer and prints the same table;
+// 3. its abuse cases (fuzz-abuse.ts): stream slots after HEADs and aborts, deep replay, a unique-parameter flood;
+//    each prints its figures (SECURITY.md "Measured"), and the totals of everything sent are printed at the end.
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,10 +14,22 @@ import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { operations, paths } from "@/client/openapi";
 import { type Stack, startStack } from "../../helpers/stack";
-import { formatReport, fuzzContract, type OpenApiDocument } from "./contract-fuzzer";
+import IORedis from "ioredis";
+import { formatReport, formatTotals, fuzzContract, type FuzzReport, type OpenApiDocument } from "./contract-fuzzer";
+import { deepReplayCase, streamSlotCase, uniqueParameterFloodCase } from "./fuzz-abuse";
 import { ledgerWalletAddress } from "@/sim/polymarket/wallets";
+import { REPLAY_MAX_SPAN } from "@/lib/stream/sse";
+import { connectionStringFor, createTestKey } from "../../helpers/keys";
+import { REDIS_URL, redisAvailable } from "../../helpers/services";
 
 let stack: Stack;
+// Everything the fuzzer and its abuse cases sent, for the totals printed at the end.
+const totals: FuzzReport = { total: 0, byOperation: {}, byStatus: {}, failures: [], resent: 0, resentCauses: {} };
+// A cache store and a rate-limit store of their own (two Redis databases) when Redis is reachable, so the flood case
+// can measure what reaches each; a 1 MiB answer budget per pass, so the flood can reach it.
+const redisUp = await redisAvailable();
+const storeUrl = (db: number) => Object.assign(new URL(REDIS_URL), { pathname: `/${db}` }).toString();
+const ANSWER_KV_BUDGET_MB = 1;
 // A webhook receiver on loopback (allowed by ALERTS_ALLOW_LOOPBACK/ALERTS_ALLOW_HTTP below) that refuses every
 // delivery, so a queued test delivery stays undelivered and can be retried.
 let receiver: Server;
@@ -43,6 +57,9 @@ beforeAll(async () => {
       METRICS_TOKEN,
       ALERTS_ALLOW_LOOPBACK: "true",
       ALERTS_ALLOW_HTTP: "true",
+      // The abuse cases spend a starter key's requests on HEADs and aborted streams: its streams are what they measure.
+      RATE_LIMIT_STARTER: "1000000",
+      ...(redisUp ? { REDIS_URL: storeUrl(9), RATE_LIMIT_REDIS_URL: storeUrl(10), ANSWER_KV_BUDGET_MB: String(ANSWER_KV_BUDGET_MB) } : {}),
     },
   });
   cronSecret = JSON.parse(readFileSync(path.join(stack.app.dataDir, "secrets.json"), "utf8")).CRON_SECRET as string;
@@ -69,9 +86,17 @@ beforeAll(async () => {
   expect(real.marketId.length).toBeGreaterThan(0);
 }, 240_000);
 afterAll(async () => {
+  console.log(`contract fuzzer and abuse cases, ${formatTotals(totals)}`);
   await stack?.stop();
   receiver?.close();
 });
+
+function addToTotals(report: FuzzReport) {
+  totals.total += report.total;
+  totals.resent += report.resent;
+  totals.failures.push(...report.failures);
+  for (const [status, n] of Object.entries(report.byStatus)) totals.byStatus[status] = (totals.byStatus[status] ?? 0) + n;
+}
 
 describe("a client generated from the OpenAPI document", () => {
   it("calls every operation and gets the documented success", async () => {
@@ -249,6 +274,7 @@ describe("contract fuzzer", () => {
       runsPerOperation,
       seed: Number(process.env.FUZZ_SEED ?? 20261125),
     });
+    addToTotals(report);
     console.log(`contract fuzzer (FUZZ_RUNS=${runsPerOperation}):\n${formatReport(report)}`);
     if (report.failures.length) console.log(`findings:\n${report.failures.join("\n")}`);
     expect(report.failures.slice(0, 30)).toEqual([]);
@@ -257,4 +283,79 @@ describe("contract fuzzer", () => {
     expect(report.byStatus[200]).toBeGreaterThan(0);
     expect(report.byStatus[400]).toBeGreaterThan(0);
   }, 1_800_000);
+
+  it("HEADs and aborted streams leave every stream slot of a starter key free", async () => {
+    const report: FuzzReport = { total: 0, byOperation: {}, byStatus: {}, failures: [], resent: 0, resentCauses: {} };
+    const figures = await streamSlotCase({
+      baseUrl: stack.app.url,
+      key: await createTestKey(stack.app, "starter", "fuzz abuse: stream slots"),
+      limit: 2,
+      heads: Number(process.env.FUZZ_HEADS ?? 1000),
+      aborts: Number(process.env.FUZZ_ABORTS ?? 1000),
+      report,
+    });
+    addToTotals(report);
+    console.log(`stream slots: ${JSON.stringify(figures)}`);
+    expect(figures.headStatuses).toEqual({ 405: figures.heads });
+    expect(figures.freeAfterHeads).toBe(figures.limit);
+    expect(figures.freeAfterAborts).toBe(figures.limit);
+    expect(report.failures).toEqual([]);
+  }, 600_000);
+
+  it("deep replay: one request reads a bounded part of the log, in bounded time, and says where to resume", async () => {
+    const report: FuzzReport = { total: 0, byOperation: {}, byStatus: {}, failures: [], resent: 0, resentCauses: {} };
+    const figures = await deepReplayCase({
+      baseUrl: stack.app.url,
+      key: stack.key,
+      connectionString: connectionStringFor(stack.app),
+      rows: REPLAY_MAX_SPAN + 5_000,
+      filters: {
+        "min_usd matching nothing (a scan of the seq range)": "topics=trades,abnormal&min_usd=100000000",
+        "an event with nothing in the log (its index)": `topics=trades,ticks,resolution&event=${real.slug[0]}`,
+        "a market with nothing in the log (its index)": `topics=trades,abnormal&market=${real.marketId[0]}`,
+      },
+      report,
+    });
+    addToTotals(report);
+    console.log(`deep replay: ${JSON.stringify(figures)}`);
+    for (const replay of figures.replays) {
+      expect(replay.gap, replay.filter).toBe("replay_limit");
+      expect(replay.rows, replay.filter).toBeLessThanOrEqual(REPLAY_MAX_SPAN);
+      expect(replay.ms, replay.filter).toBeLessThan(60_000);
+    }
+    expect(report.failures).toEqual([]);
+  }, 900_000);
+
+  it.runIf(redisUp)(
+    "a unique-parameter flood: shared answers stay within the budget, the rate-limit store untouched",
+    async () => {
+      const report: FuzzReport = { total: 0, byOperation: {}, byStatus: {}, failures: [], resent: 0, resentCauses: {} };
+      const cache = new IORedis(storeUrl(9));
+      const limits = new IORedis(storeUrl(10));
+      try {
+        const figures = await uniqueParameterFloodCase({
+          baseUrl: stack.app.url,
+          key: stack.key,
+          requests: Number(process.env.FUZZ_FLOOD ?? 2000),
+          cache,
+          limits,
+          budgetBytes: ANSWER_KV_BUDGET_MB * 1024 * 1024,
+          report,
+        });
+        addToTotals(report);
+        console.log(`unique-parameter flood: ${JSON.stringify(figures)}`);
+        expect(figures.answerBytes.after).toBeLessThanOrEqual(figures.budgetBytes * figures.versions);
+        // The flood's whales and movers values land on a handful of per-pass keys (grid values), not one per request.
+        expect(figures.newPerPassKeys).toBeLessThanOrEqual(10);
+        expect(figures.limitKeysLost).toBe(0);
+        expect(figures.evictedKeys).toBe(0);
+        expect(figures.answerKeysInLimitsStore).toBe(0);
+        expect(report.failures).toEqual([]);
+      } finally {
+        cache.disconnect();
+        limits.disconnect();
+      }
+    },
+    900_000,
+  );
 });

@@ -1,7 +1,9 @@
 // Findings 6-9 against the real server: streamed body caps, cron guessing, browser-protection headers on pages, API and
 // embeds, and the per-address budget of server-rendered pages.
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../../helpers/http";
+import { parseAnswer, stubbornUpload } from "../../helpers/upload";
 import { createTestKey } from "../../helpers/keys";
 import { type RunningApp, startApp } from "../../helpers/server";
 import { clearOfWindowEdge } from "../../helpers/rate-window";
@@ -10,7 +12,12 @@ let app: RunningApp;
 let key: string;
 beforeAll(async () => {
   app = await startApp({
-    env: { RATE_LIMIT_PAGES_PER_IP: "6", RATE_LIMIT_CRON_FAILURES_PER_IP: "3", EMBED_FRAME_ANCESTORS: "https://partner.example" },
+    env: {
+      RATE_LIMIT_PAGES_PER_IP: "6",
+      RATE_LIMIT_CRON_FAILURES_PER_IP: "3",
+      EMBED_FRAME_ANCESTORS: "https://partner.example",
+      BODY_TIMEOUT_MS: "1500",
+    },
   });
   key = await createTestKey(app, "pro");
 });
@@ -33,6 +40,71 @@ describe("request bodies", () => {
     });
     expect(small.status).toBe(200);
     expect(JSON.parse(small.body).expires_in).toBe(120);
+  });
+
+  it("a client still sending a 50 MB body, reading nothing until it has sent it all, reads the 413 and its request id", async () => {
+    for (const chunked of [false, true]) {
+      const result = await stubbornUpload(app.port, { bytes: 50 * 1024 * 1024, chunked, headers: { "content-type": "application/json" } });
+      expect(result.error, `chunked: ${chunked}`).toBeUndefined();
+      expect(result.status).toBe(413);
+      const { headers, body } = parseAnswer(result.received);
+      expect(headers.connection).toBe("close");
+      expect(headers["content-type"]).toBe("application/problem+json");
+      expect(body).toMatchObject({ status: 413, code: "payload_too_large", request_id: headers["x-request-id"] });
+      // The log line of the refusal carries the same id.
+      expect(app.logs()).toContain(`"request_id":"${headers["x-request-id"]}"`);
+    }
+  }, 120_000);
+
+  it("keep-alive clients never get their next request on a refused connection", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: Buffer) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          `${app.url}/api/auth/token`,
+          { method: "POST", agent, headers: { authorization: `Bearer ${key}` } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      for (let round = 0; round < 3; round++) {
+        expect(await post(Buffer.alloc(2 * 1024 * 1024, 0x20))).toBe(413);
+        for (let i = 0; i < 3; i++) expect(await post(Buffer.from('{"ttl_seconds":120}'))).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
+    // fetch (undici) pools connections too.
+    for (let round = 0; round < 3; round++) {
+      const refused = await fetch(`${app.url}/api/auth/token`, { method: "POST", body: Buffer.alloc(64 * 1024, 0x20) });
+      expect(refused.status).toBe(413);
+      await refused.text();
+      const next = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          fetch(`${app.url}/api/auth/token`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: '{"ttl_seconds":120}' }),
+        ),
+      );
+      expect(next.map((r) => r.status)).toEqual([200, 200, 200]);
+      await Promise.all(next.map((r) => r.text()));
+    }
+  }, 120_000);
+
+  it("a slow-loris body under the cap is cut at BODY_TIMEOUT_MS with a 408", async () => {
+    const started = performance.now();
+    const slow = await request(`${app.url}/api/auth/token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      // 400 one-byte chunks, one every 5 ms or so: about 2 s or more, under the 16 KiB cap.
+      chunks: Array.from({ length: 400 }, () => Buffer.from(" ")),
+    });
+    expect(slow.status).toBe(408);
+    expect(JSON.parse(slow.body)).toMatchObject({ code: "request_timeout", request_id: slow.headers["x-request-id"] });
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 

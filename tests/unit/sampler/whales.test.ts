@@ -1,7 +1,7 @@
 // Whales across the platform against the simulator with Cloudflare-style rate limits on: every open market above the
 // volume floor gets its top holders with entry prices, the refresh rotates within the governor's budget, and the
 // simulator never has to delay or refuse one of its requests.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { samplerOverSimulator } from "./harness";
 
 const m = samplerOverSimulator(
@@ -56,6 +56,15 @@ describe("whales across the platform", () => {
       const big = await m.whales.listWhales({ limit: 500, min_usd: all.data[20].value_usd });
       expect(big.data.length).toBeGreaterThanOrEqual(20);
       for (const w of big.data) expect(w.value_usd).toBeGreaterThanOrEqual(all.data[20].value_usd);
+      // Distinct min_usd values between two points of the canonical grid (10 and 100) share one ranking per pass, cut
+      // to each value: the same answer as the whole ranking cut there, and no new query after the first.
+      const queries = vi.spyOn(m.db, "$queryRawUnsafe");
+      for (const minUsd of [10, 10.5, 17, 33.3, 64, 99.99]) {
+        const cut = await m.whales.listWhales({ limit: 500, min_usd: minUsd });
+        expect(cut.data, `min_usd=${minUsd}`).toEqual(all.data.filter((w) => w.shares * (w.current_price ?? 0) >= minUsd));
+      }
+      expect(queries.mock.calls.filter(([sql]) => String(sql).includes("FROM whale_positions"))).toHaveLength(1);
+      queries.mockRestore();
 
       // A minute later nothing is due yet: the rotation does not re-read every market every pass.
       m.now += 60_000;
