@@ -9,7 +9,7 @@
 //    the others' undelivered count (0 means unaffected) and deliveries.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { drainOnce } from "@/lib/alerts/deliveries";
+import { drainOnce } from "@/lib/alerts/sender";
 import { matchOnce } from "@/lib/alerts/match";
 import { RulesSchema } from "@/lib/alerts/rules";
 import { createSubscription } from "@/lib/alerts/subscriptions";

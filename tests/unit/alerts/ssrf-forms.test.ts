@@ -37,12 +37,11 @@ const noDns: Resolver = () => Promise.reject(new Error("DNS was consulted for a 
 /** Answers `first` on the first call and `then` on every later one, counting calls (a rebinding name server). */
 function rebinding(first: string[], then: string[]): Resolver & { calls: () => number } {
   let calls = 0;
-  const resolver = (async () => {
+  const resolve: Resolver = async () => {
     calls++;
     return (calls === 1 ? first : then).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-  }) as Resolver & { calls: () => number };
-  resolver.calls = () => calls;
-  return resolver;
+  };
+  return Object.assign(resolve, { calls: () => calls });
 }
 
 // Every form the brief of #28 names, and their neighbours. The WHATWG URL parser normalises the IPv4 spellings
