@@ -74,20 +74,29 @@ export interface NewDelivery {
   storedAt: Date;
 }
 
-/** Writes matches (idempotent: a row already written for the same subscription and source is kept as it is). */
+const ENQUEUE_CHUNK = 500;
+
+/**
+ * Writes matches (idempotent: a row already written for the same subscription and source is kept as it is), one
+ * statement per ENQUEUE_CHUNK rows: the matcher writes a round's matches inside its transaction, and on the embedded
+ * database each statement costs milliseconds. Returns how many rows were new.
+ */
 export async function enqueue(db: Pick<Db, "$executeRawUnsafe">, rows: NewDelivery[], now: Date): Promise<number> {
   let written = 0;
-  for (const r of rows) {
+  for (let i = 0; i < rows.length; i += ENQUEUE_CHUNK) {
+    const chunk = rows.slice(i, i + ENQUEUE_CHUNK);
     written += await db.$executeRawUnsafe(
       `INSERT INTO alert_deliveries (id, subscription_id, source_key, event_type, body, stored_at, created_at, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz, $7::timestamptz)
+       SELECT id, subscription_id, source_key, event_type, body, stored_at::timestamptz, $7::timestamptz, $7::timestamptz
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+         AS t(id, subscription_id, source_key, event_type, body, stored_at)
        ON CONFLICT (subscription_id, source_key) DO NOTHING`,
-      webhookId(r.subscriptionId, r.sourceKey),
-      r.subscriptionId,
-      r.sourceKey,
-      r.eventType,
-      webhookBody(r.eventType, now, r.data),
-      r.storedAt.toISOString(),
+      chunk.map((r) => webhookId(r.subscriptionId, r.sourceKey)),
+      chunk.map((r) => r.subscriptionId),
+      chunk.map((r) => r.sourceKey),
+      chunk.map((r) => r.eventType),
+      chunk.map((r) => webhookBody(r.eventType, now, r.data)),
+      chunk.map((r) => r.storedAt.toISOString()),
       now.toISOString(),
     );
   }
