@@ -91,6 +91,8 @@ describe("SSRF: address forms", () => {
     await expect(checkTarget("https://0x7f.1/", loopbackAllowed, noDns)).resolves.toBeTruthy();
     for (const host of ["0.0.0.0", "[::]", "169.254.169.254", "[fd00::1]", "10.0.0.1"])
       await expect(checkTarget(`https://${host}/`, loopbackAllowed, noDns), host).rejects.toThrow(TargetRefused);
+    // A name that the system resolver maps to loopback (/etc/hosts): refused like the literal.
+    await expect(checkTarget("https://localhost/", strict)).rejects.toThrow(/loopback/);
     // Public addresses pass, IPv4 and IPv6.
     await expect(checkTarget(`https://${PUBLIC}/`, strict, noDns)).resolves.toBeTruthy();
     await expect(checkTarget("https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/", strict, noDns)).resolves.toBeTruthy();
