@@ -106,8 +106,8 @@ export const layerRules = [
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": restrict(
-        "keys and auth know no market data",
-        svc("upstream", "oracle", "sampler", "predmkt", "resolution", "stream"),
+        "keys and auth know no market data, alerts or wallets (rotation listeners are wired in lib/server/key-rotation.ts)",
+        svc("upstream", "oracle", "sampler", "predmkt", "resolution", "stream", "alerts", "wallets"),
       ),
     },
   },

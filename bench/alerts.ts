@@ -1,162 +1,138 @@
-// Alerts bench (docs/alerts.md): prints figures, asserts nothing.
-//   PGLITE_DIR=memory:// DATA_DIR=.data/bench-alerts npx tsx bench/alerts.ts
-// 1. Latency: BENCH_ALERTS_SUBSCRIPTIONS (100) subscriptions, each a `trade` rule on its own wallet, all delivering
-//    to one local receiver (a path per subscription); trades are stored at BENCH_ALERTS_RATE (50) per second, each
-//    matching one subscription, for BENCH_ALERTS_S (20) seconds while the alert worker runs as self-hosted (poll
-//    ALERTS_POLL_MS). Figure: stored (the INSERT returned) → received by the receiver, p50/p95/p99.
-// 2. One receiver down for an hour, on a simulated clock (no waiting): every simulated minute each subscription gets
-//    one match; subscription 0's endpoint answers 503. Figures: its queue depth and attempts through the hour, and
-//    the others' undelivered count (0 means unaffected) and deliveries.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { drainOnce } from "@/lib/alerts/deliveries";
-import { matchOnce } from "@/lib/alerts/match";
-import { RulesSchema } from "@/lib/alerts/rules";
-import { createSubscription } from "@/lib/alerts/subscriptions";
-import { startAlerts } from "@/lib/alerts/worker";
-import { closeDb, type Db, getDb } from "@/lib/db/client";
+// Alerts bench (docs/alerts.md "Measured", bench/README.md): prints figures and asserts nothing. `npm run bench:alerts`.
+// Runs the same measurements once per database, each in a child process of its own (the database is chosen when
+// lib/env.ts is first read): a throwaway PostgreSQL database (`predmkt_bench_alerts_<pid>` at BENCH_POSTGRES_URL's
+// server, migrated, dropped at the end; skipped when none is reachable) and the embedded PGlite in memory, where the
+// bench's own inserts, the matcher and the sender share the one connection as they do in the demo. The receiver is a
+// third process (bench/lib/alert-receiver.mjs), so receiving never shares the sender's event loop.
+//
+// 1. Latency: BENCH_ALERTS_SUBSCRIPTIONS (100) subscriptions, each a `trade` rule on its own wallet, delivering to
+//    the receiver; trades stored at BENCH_ALERTS_RATE (50) a second for BENCH_ALERTS_S (20) s, each matching exactly
+//    one subscription, while the self-hosted alert worker runs (startAlerts, ALERTS_POLL_MS). Figure: stored (the
+//    INSERT has returned) → the receiver has read the body, p50/p95/p99/max. Then the same with subscription 0's
+//    endpoint down, once hanging until the 10 s deadline and once answering 503: the other 99's latency beside it.
+// 2. One receiver down for an hour, on an injected clock: every simulated minute each subscription gets one match;
+//    subscription 0 answers 503 all hour, then comes back. Figures: its queue depth and the whole queue's depth and
+//    oldest age through the hour, its attempt times (the retry schedule, with jitter), the others' undelivered rows
+//    after each minute and their wall-clock latency beside a control hour with nothing down, and the down one's
+//    recovery (time to empty on the simulated clock, order, ids, nothing lost).
+// The machine's load (1-minute load average, whole-machine CPU busy from /proc/stat, this process's CPU) is sampled
+// every second during each measurement and printed beside it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../scripts/lib/net";
+import type { Config } from "./lib/alerts-common";
+import { createPostgresDatabase, POSTGRES_ADMIN_URL, reachable } from "./lib/database";
 
+const ROOT = path.resolve(import.meta.dirname, "..");
 const SUBSCRIPTIONS = Number(process.env.BENCH_ALERTS_SUBSCRIPTIONS ?? 100);
 const RATE = Number(process.env.BENCH_ALERTS_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_ALERTS_S ?? 20);
-const LOOPBACK = { policy: { allowLoopback: true, allowHttp: true } };
+const DATABASES = (process.env.BENCH_ALERTS_DB ?? "postgresql,pglite").split(",");
+const PHASES = (process.env.BENCH_ALERTS_PHASES ?? "none,hang,503").split(",") as Config["phases"];
+const HOUR = process.env.BENCH_ALERTS_HOUR !== "0";
 
-const wallet = (i: number) => `0x${(i + 1).toString(16).padStart(40, "0")}`;
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
-let tradeNo = 0;
-async function storeTrade(db: Db, marketId: string, walletAddress: string, at: Date): Promise<string> {
-  const id = `bench-${process.pid}-${++tradeNo}`;
-  await db.$executeRawUnsafe(
-    `INSERT INTO trades (id, tx_hash, condition_id, market_id, outcome, outcome_index, side, price, shares, usd_size, wallet, timestamp)
-     VALUES ($1, $1, $2, $3, 'Yes', 0, 'BUY', 0.5, 200, 100, $4, $5::timestamptz)`,
-    id,
-    `0x${marketId.padStart(64, "b")}`,
-    marketId,
-    walletAddress,
-    at.toISOString(),
-  );
-  return id;
+function startReceiver(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, "bench/lib/alert-receiver.mjs"), String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.once("data", () => resolve(child));
+    child.once("exit", (code) => reject(new Error(`receiver exited (${code})`)));
+  });
 }
 
-async function seedMarket(db: Db, id: string): Promise<void> {
-  await db.market.create({
-    data: {
-      id,
-      conditionId: `0x${id.padStart(64, "b")}`,
-      eventId: `e${id}`,
-      eventSlug: `bench-${id}`,
-      slug: `bench-${id}`,
-      question: `Bench ${id}?`,
-      active: true,
-      closed: false,
-      open: true,
-      seenAt: new Date(),
+const running = new Set<ChildProcess>();
+
+/** Runs the measurements in a child on one database; resolves with its figures. */
+function runChild(env: Record<string, string>, config: Config): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench/alerts-run.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...env,
+      JWT_SECRET: randomBytes(24).toString("base64url"),
+      CRON_SECRET: randomBytes(24).toString("base64url"),
+      BENCH_ALERTS_CONFIG: JSON.stringify(config),
     },
+    stdio: ["ignore", "pipe", "inherit"],
   });
-}
-
-async function receiver(downPath: string | null) {
-  const received = new Map<string, number>();
-  let requests = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      requests++;
-      if (req.url === downPath) {
-        res.statusCode = 503;
-        res.end();
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { id: string } };
-      if (!received.has(body.data.id)) received.set(body.data.id, Date.now());
-      res.statusCode = 204;
-      res.end();
-    });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  let out = "";
+  let partial = "";
+  child.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+    const lines = (partial + d.toString()).split("\n");
+    partial = lines.pop() ?? "";
+    // Progress lines and warnings pass through; the service's info logs (worker started, …) do not.
+    for (const line of lines)
+      if (line && !line.startsWith("RESULT ") && !line.startsWith('{"level":"info"')) process.stderr.write(`  ${line}\n`);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, received, requests: () => requests, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-async function subscribeAll(db: Db, base: string, walletOffset: number, tag: string): Promise<string[]> {
-  const ids: string[] = [];
-  const key = { keyId: crypto.randomUUID(), tier: "enterprise" as const };
-  for (let i = 0; i < SUBSCRIPTIONS; i++) {
-    const rules = RulesSchema.parse([{ type: "trade", wallet: wallet(walletOffset + i) }]);
-    ids.push((await createSubscription(db, key, { name: `${tag}-${i}`, url: `${base}/s/${i}`, rules, enabled: true }, LOOPBACK)).id);
-  }
-  return ids;
-}
-
-async function latency(db: Db): Promise<void> {
-  await seedMarket(db, "9001");
-  const rx = await receiver(null);
-  await subscribeAll(db, rx.base, 0, "latency");
-  await matchOnce(db);
-  const worker = startAlerts({ db, queue: LOOPBACK });
-  const stored = new Map<string, number>();
-  const started = Date.now();
-  let i = 0;
-  while (Date.now() - started < SECONDS * 1000) {
-    const due = started + (i * 1000) / RATE;
-    if (Date.now() < due) await new Promise((r) => setTimeout(r, due - Date.now()));
-    const id = await storeTrade(db, "9001", wallet(i % SUBSCRIPTIONS), new Date());
-    stored.set(id, Date.now());
-    i++;
-  }
-  const storeSeconds = (Date.now() - started) / 1000;
-  const deadline = Date.now() + 30_000;
-  while (rx.received.size < stored.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  await worker.stop();
-  const latencies = [...stored].flatMap(([id, at]) => (rx.received.has(id) ? [rx.received.get(id)! - at] : [])).sort((a, b) => a - b);
-  console.log(
-    `latency: ${SUBSCRIPTIONS} subscriptions, ${stored.size} matches stored in ${storeSeconds.toFixed(1)} s ` +
-      `(${(stored.size / storeSeconds).toFixed(1)} matches/s), ${latencies.length} received (${rx.requests()} requests)`,
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+      if (code === 0 && line) resolve(JSON.parse(line.slice(7)) as Record<string, unknown>);
+      else reject(new Error(`bench child exited ${code}`));
+    }),
   );
-  console.log(
-    `  stored → received: p50 ${pct(latencies, 50)} ms, p95 ${pct(latencies, 95)} ms, p99 ${pct(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`,
-  );
-  await rx.close();
-}
-
-async function receiverDown(db: Db): Promise<void> {
-  await seedMarket(db, "9002");
-  const rx = await receiver("/s/0");
-  const subs = await subscribeAll(db, rx.base, 10_000, "down");
-  await matchOnce(db);
-  const clock = { t: Date.now() };
-  const deps = { ...LOOPBACK, now: () => new Date(clock.t) };
-  const depthOf = async (ids: string[]) =>
-    db.alertDelivery.count({ where: { subscriptionId: { in: ids }, status: { in: ["pending", "failed"] } } });
-  console.log("receiver down for an hour (simulated clock; one match per subscription per minute):");
-  for (let minute = 1; minute <= 60; minute++) {
-    for (let i = 0; i < SUBSCRIPTIONS; i++) await storeTrade(db, "9002", wallet(10_000 + i), new Date(clock.t));
-    while ((await matchOnce(db, { now: deps.now })).more);
-    await drainOnce(db, deps);
-    if (minute % 15 === 0 || minute === 1) {
-      const down = await db.alertDelivery.findMany({ where: { subscriptionId: subs[0] }, orderBy: { position: "asc" }, take: 1 });
-      console.log(
-        `  minute ${String(minute).padStart(2)}: down subscription depth ${await depthOf([subs[0]])} (head attempts ${down[0]?.attempts ?? 0}), ` +
-          `others undelivered ${await depthOf(subs.slice(1))}, others delivered ${await db.alertDelivery.count({ where: { subscriptionId: { in: subs.slice(1) }, status: "delivered" } })}`,
-      );
-    }
-    clock.t += 60_000;
-  }
-  const sub0 = await db.alertSubscription.findUniqueOrThrow({ where: { id: subs[0] } });
-  console.log(
-    `  after the hour: down subscription enabled=${sub0.enabled}, requests to the down endpoint ${rx.requests() - (await db.alertDelivery.count({ where: { subscriptionId: { in: subs.slice(1) }, status: "delivered" } }))}`,
-  );
-  await rx.close();
 }
 
 async function main(): Promise<void> {
-  const db = await getDb();
-  console.log(`alerts bench on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}`);
-  await latency(db);
-  await receiverDown(db);
-  await closeDb();
+  const started = new Date();
+  const port = await freePort();
+  const receiver = await startReceiver(port);
+  // A Ctrl-C must not leave the receiver or a run behind (the run's throwaway database is dropped by the next run).
+  process.once("SIGINT", () => {
+    receiver.kill("SIGTERM");
+    for (const child of running) child.kill("SIGTERM");
+    process.exit(130);
+  });
+  const config: Config = {
+    subscriptions: SUBSCRIPTIONS,
+    rate: RATE,
+    seconds: SECONDS,
+    phases: PHASES,
+    hour: HOUR,
+    receiver: `http://127.0.0.1:${port}`,
+  };
+  const runs: Record<string, unknown>[] = [];
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "bench-alerts-"));
+  try {
+    for (const kind of DATABASES) {
+      if (kind === "postgresql") {
+        if (!(await reachable(POSTGRES_ADMIN_URL))) {
+          console.error(`PostgreSQL: none reachable at ${POSTGRES_ADMIN_URL}; skipped`);
+          continue;
+        }
+        const db = await createPostgresDatabase(`predmkt_bench_alerts_${process.pid}`);
+        console.error(`PostgreSQL: throwaway database at ${db.connectionString()}`);
+        try {
+          runs.push(await runChild({ DATABASE_URL: db.connectionString() }, config));
+        } finally {
+          await db.drop();
+        }
+      } else if (kind === "pglite") {
+        console.error("PGlite: embedded, in memory, in the bench's process");
+        runs.push(await runChild({ PGLITE_DIR: "memory://", DATA_DIR: path.join(scratch, "pglite") }, config));
+      }
+    }
+  } finally {
+    receiver.kill("SIGTERM");
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const figures = {
+    started: started.toISOString(),
+    finished: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version },
+    config: { subscriptions: SUBSCRIPTIONS, rate: RATE, seconds: SECONDS, phases: PHASES, hour: HOUR },
+    runs,
+  };
+  mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+  writeFileSync(path.join(ROOT, "bench/results/alerts-latest.json"), `${JSON.stringify(figures, null, 2)}\n`);
+  console.log("\nwritten: bench/results/alerts-latest.json");
 }
 
 main().catch((error: unknown) => {

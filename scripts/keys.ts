@@ -15,7 +15,8 @@ import { TIERS, type Tier } from "@/lib/auth/tiers";
 import { openToolDb } from "@/lib/db/tool-client";
 import { formatAge, formatDuration, parseDuration } from "@/lib/keys/durations";
 import { approveKeyRequest, KeyRequestDecisionError, listKeyRequests, rejectKeyRequest } from "@/lib/keys/requests";
-import { DEFAULT_ROTATION_GRACE_MS, KeyRotationError, rotateApiKey } from "@/lib/keys/rotation";
+import { DEFAULT_ROTATION_GRACE_MS, KeyRotationError } from "@/lib/keys/rotation";
+import { rotateKey } from "@/lib/server/key-rotation";
 import { keySubscriptions } from "@/lib/alerts/report";
 import { USAGE_FLUSH_INTERVAL_MS } from "@/lib/keys/usage-meter";
 import { usageSummaries } from "@/lib/keys/usage-report";
@@ -227,7 +228,7 @@ async function main() {
         break;
       }
       case "rotate": {
-        const { old, key, record } = await rotateApiKey(tool.db, target, graceMs);
+        const { old, key, record } = await rotateKey(tool.db, target, graceMs);
         console.error(
           `Rotated ${old.prefix}: it keeps working for ${formatDuration(graceMs)}, until ${old.graceEndsAt!.toISOString()}, ` +
             "then answers 401 key_rotated.",

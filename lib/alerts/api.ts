@@ -2,7 +2,8 @@
 // validated input, and answers the contract's body. The answers that carry a signing secret are never cached.
 import type { GatewayClient } from "@/lib/auth/gateway";
 import { getDb } from "@/lib/db/client";
-import { type DeliveryStatus, drainOnce, listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
+import { type DeliveryStatus, listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
+import { drainOnce } from "./sender";
 import { matchOnce } from "./match";
 import {
   alertLimits,

@@ -1,11 +1,20 @@
 // One webhook attempt (docs/alerts.md#delivery): POST the signed body to the target through an agent whose lookup
-// refuses forbidden addresses (lib/alerts/ssrf.ts), then checks the connected socket's address once more. No
-// redirect is followed (a 3xx is a failed attempt), the whole attempt has one deadline (ALERTS_TIMEOUT_MS, 10 s), and
-// at most RESPONSE_CAP_BYTES of the answer are read and then dropped: nothing of it is stored.
+// refuses forbidden addresses (lib/alerts/ssrf.ts); a literal IP host is checked before any socket is opened; the
+// connected socket's address is checked once more. No redirect is followed (a 3xx is a failed attempt), the whole
+// attempt has one deadline (ALERTS_TIMEOUT_MS, 10 s), and at most RESPONSE_CAP_BYTES of the answer are read and then
+// dropped: nothing of it is stored.
 import http from "node:http";
 import https from "node:https";
 import { env } from "@/lib/env";
-import { defaultPolicy, forbiddenAddressReason, guardedLookup, type Resolver, systemResolver, type TargetPolicy } from "./ssrf";
+import {
+  defaultPolicy,
+  forbiddenAddressReason,
+  guardedLookup,
+  literalAddress,
+  type Resolver,
+  systemResolver,
+  type TargetPolicy,
+} from "./ssrf";
 
 export const RESPONSE_CAP_BYTES = 64 * 1024;
 
@@ -48,6 +57,14 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
     const isHttps = target.protocol === "https:";
     if (!isHttps && !(target.protocol === "http:" && policy.allowHttp)) {
       finish({ ok: false, status: null, error: "target is not https" });
+      return;
+    }
+    // Node opens a socket to an IP literal without calling `lookup`: check it here, so a forbidden literal gets no
+    // TCP connection at all (not even one closed at once, which would tell an open port from a closed one).
+    const literal = literalAddress(target.hostname);
+    const literalReason = literal ? forbiddenAddressReason(literal, policy) : null;
+    if (literalReason) {
+      finish({ ok: false, status: null, error: `target refused: host '${target.hostname}' ${literalReason}` });
       return;
     }
     const lookup = guardedLookup(policy, options.resolve ?? systemResolver);

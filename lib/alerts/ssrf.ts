@@ -29,6 +29,8 @@ export const systemResolver: Resolver = (hostname) =>
 
 export class TargetRefused extends Error {}
 
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+
 /**
  * Why an address may not be a webhook target, or null when it may. Only public unicast is allowed: ipaddr.js names
  * every special-purpose range (RFC 6890: private, loopback, link-local — which holds the 169.254.169.254 cloud
@@ -40,9 +42,21 @@ export function forbiddenAddressReason(address: string, policy: TargetPolicy): s
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
-  if (range === "unicast") return null;
   if (range === "loopback" && policy.allowLoopback) return null;
-  return `resolves to a ${range} address (${parsed.toString()})`;
+  if (range !== "unicast") return `resolves to a ${range} address (${parsed.toString()})`;
+  // ipaddr.js calls every IPv6 address outside its named ranges "unicast", including the deprecated IPv4-compatible
+  // ::a.b.c.d (::/96, which some hosts route to IPv4) and the rest of ::/8. Only the global unicast block 2000::/3
+  // (RFC 4291 §2.4) is publicly routed.
+  if (parsed.kind() === "ipv6" && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6))
+    return `resolves to an IPv6 address outside global unicast 2000::/3 (${parsed.toString()})`;
+  return null;
+}
+
+/** The host of a URL as an IP address when it is a literal one (the WHATWG parser has already normalised 0x7f.1,
+ * 2130706433 and 0177.0.0.1 to 127.0.0.1, and IPv6 to its compressed form in brackets), else null. */
+export function literalAddress(hostname: string): string | null {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return ipaddr.isValid(host) ? host : null;
 }
 
 export interface CheckedTarget {
@@ -66,8 +80,9 @@ export async function checkTarget(
     throw new TargetRefused(policy.allowHttp ? "must be an https:// or http:// URL" : "must be an https:// URL");
   if (url.username || url.password) throw new TargetRefused("must not carry credentials");
   const host = url.hostname.replace(/^\[|\]$/g, "");
+  const literal = literalAddress(url.hostname);
   let addresses: string[];
-  if (ipaddr.isValid(host)) addresses = [host];
+  if (literal) addresses = [literal];
   else {
     try {
       addresses = (await resolve(host)).map((a) => a.address);
@@ -93,8 +108,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function guardedLookup(policy: TargetPolicy, resolve: Resolver = systemResolver) {
   return (hostname: string, options: { all?: boolean } | number | undefined, callback: LookupCallback): void => {
     const all = typeof options === "object" && options !== null && options.all === true;
-    const literal = hostname.replace(/^\[|\]$/g, "");
-    const resolved: Promise<LookupAddress[]> = ipaddr.isValid(literal)
+    const literal = literalAddress(hostname);
+    const resolved: Promise<LookupAddress[]> = literal
       ? Promise.resolve([{ address: literal, family: literal.includes(":") ? 6 : 4 }])
       : resolve(hostname);
     resolved.then(

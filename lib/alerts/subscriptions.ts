@@ -1,7 +1,8 @@
 // Webhook subscriptions (docs/alerts.md#subscriptions): each belongs to the key that created it and is invisible to
 // every other key (another key's id answers 404, as an unknown one). A rotated key's subscriptions belong to its
-// successor: rotation moves them (moveSubscriptionsToSuccessor), and a request made with the old key during its grace
-// period acts on its successor's. Per-tier limits on subscriptions and on rules answer 403 `limit_exceeded`.
+// successor: the rotation moves them in its transaction (moveSubscriptionsToSuccessor, a listener wired by
+// lib/server/key-rotation.ts), and a request made with the old key during its grace period acts on its successor's.
+// Per-tier limits on subscriptions and on rules answer 403 `limit_exceeded`.
 import { randomBytes } from "node:crypto";
 import { ApiError, invalidParameter } from "@/lib/api/errors";
 import type { Tier } from "@/lib/auth/tiers";
@@ -81,7 +82,8 @@ export async function owningKeyId(db: Db, keyId: string): Promise<string> {
   return current;
 }
 
-/** Called by key rotation (lib/keys/rotation.ts): the old key's subscriptions now belong to its successor. */
+/** A rotation listener (lib/server/key-rotation.ts), run in the rotation's transaction: the old key's subscriptions now
+ * belong to its successor. */
 export async function moveSubscriptionsToSuccessor(db: Pick<Db, "alertSubscription">, oldKeyId: string, newKeyId: string): Promise<number> {
   const moved = await db.alertSubscription.updateMany({ where: { keyId: oldKeyId }, data: { keyId: newKeyId } });
   return moved.count;

@@ -22,6 +22,9 @@ interface Metrics {
   oracleIndexLagSeconds: Gauge;
   alerts: Counter<"outcome" | "event_type">;
   alertLatencySeconds: Histogram<"event_type">;
+  alertQueueDepth: Gauge;
+  alertQueueOldestSeconds: Gauge;
+  alertQueueDead: Gauge;
   feedMessages: Counter<"feed" | "type" | "outcome">;
   workerSockets: Gauge<"feed">;
   workerTokens: Gauge;
@@ -108,6 +111,21 @@ function create(): Metrics {
       help: "Time from a stream event being stored to its webhook being answered 2xx, by event type",
       labelNames: ["event_type"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600],
+      registers,
+    }),
+    alertQueueDepth: new Gauge({
+      name: "predmkt_alert_queue_depth",
+      help: "Alert deliveries not yet delivered (pending, or failed and awaiting a retry), all processes; read from the database at scrape",
+      registers,
+    }),
+    alertQueueOldestSeconds: new Gauge({
+      name: "predmkt_alert_queue_oldest_pending_age_seconds",
+      help: "Age of the oldest undelivered alert delivery since it was queued, read at scrape; -1 when none",
+      registers,
+    }),
+    alertQueueDead: new Gauge({
+      name: "predmkt_alert_queue_dead",
+      help: "Alert deliveries given up after their retries (dead), read at scrape",
       registers,
     }),
     feedMessages: new Counter({

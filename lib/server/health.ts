@@ -1,8 +1,8 @@
-import { queueStats } from "@/lib/alerts/deliveries";
 import { checkRateLimitStore } from "@/lib/auth/ratelimit";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { alertQueueStats } from "@/lib/metrics/alert-queue";
 import { recentTapeGaps } from "@/lib/sampled/tape-gaps";
 import { type FeedHealthReport, readFeedHealth } from "@/lib/stream/ingest/drift";
 import { withTimeout } from "@/lib/timeout";
@@ -54,7 +54,7 @@ async function upstreamCompleteness() {
 async function alertQueue() {
   try {
     return await withTimeout(
-      getDb().then((db) => queueStats(db)),
+      getDb().then((db) => alertQueueStats(db)),
       DB_TIMEOUT_MS,
     );
   } catch (error) {

@@ -70,6 +70,10 @@ describe("/api/metrics", () => {
     expect(delta("predmkt_cache_lookups_total", { layer: "answer", outcome: "hit" })).toBeGreaterThanOrEqual(2);
     expect(after).toMatch(/^predmkt_sampler_lag_seconds -?\d/m);
     expect(after).toMatch(/^predmkt_oracle_index_lag_seconds -?\d/m);
+    // The alert queue, read from the database at scrape (docs/observability.md): none queued in this server.
+    expect(after).toMatch(/^predmkt_alert_queue_depth 0$/m);
+    expect(after).toMatch(/^predmkt_alert_queue_oldest_pending_age_seconds -1$/m);
+    expect(after).toMatch(/^predmkt_alert_queue_dead 0$/m);
     expect(after).toContain("predmkt_process_resident_memory_bytes");
   });
 });

@@ -4,7 +4,8 @@
 // stored trade within 2 s.
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELIVERY_OPERATION, drainOnce, listDeliveries } from "@/lib/alerts/deliveries";
+import { DELIVERY_OPERATION, listDeliveries } from "@/lib/alerts/deliveries";
+import { drainOnce } from "@/lib/alerts/sender";
 import { matchOnce } from "@/lib/alerts/match";
 import { createSubscription } from "@/lib/alerts/subscriptions";
 import { startAlerts } from "@/lib/alerts/worker";

@@ -1,6 +1,6 @@
 // The subscriptions API through its route handlers on the embedded database: strict validation naming the field,
 // ownership (one key cannot see or change another's), per-tier limits, secrets shown only on create and rotation,
-// SSRF refusals at creation, and a rotated key's subscriptions moving to its successor.
+// SSRF refusals at creation, and a rotated key's subscriptions moving to its successor in the rotation's transaction.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as collection from "@/app/api/alerts/route";
 import * as one from "@/app/api/alerts/[id]/route";
@@ -10,7 +10,8 @@ import * as retry from "@/app/api/alerts/[id]/deliveries/[delivery_id]/retry/rou
 import * as testEvent from "@/app/api/alerts/[id]/test/route";
 import { createApiKey } from "@/lib/auth/api-key";
 import { closeDb, getDb } from "@/lib/db/client";
-import { rotateApiKey } from "@/lib/keys/rotation";
+import { KeyRotationError, rotateApiKey } from "@/lib/keys/rotation";
+import { rotateKey, rotationListeners } from "@/lib/server/key-rotation";
 import { call, newKey } from "./request";
 
 // A literal public address: no DNS involved, and nothing is ever sent to it by these tests.
@@ -146,12 +147,36 @@ describe("alert subscriptions", () => {
     const issued = await createApiKey(db, { tier: "pro", owner: "alerts test" });
     const oldKey = { keyId: issued.record.id, tier: "pro" as const };
     const id = ((await create(oldKey)).body.data as { id: string }).id;
-    const rotation = await rotateApiKey(db, issued.record.id);
+    const rotation = await rotateKey(db, issued.record.id);
     const newKeyRef = { keyId: rotation.record.id, tier: "pro" as const };
     expect(await db.alertSubscription.findUnique({ where: { id } })).toMatchObject({ keyId: rotation.record.id });
     expect((await call(one.GET, newKeyRef, "GET", `/api/alerts/${id}`, { params: { id } })).status).toBe(200);
     expect((await call(one.GET, oldKey, "GET", `/api/alerts/${id}`, { params: { id } })).status).toBe(200);
     expect((await call(one.GET, newKey(), "GET", `/api/alerts/${id}`, { params: { id } })).status).toBe(404);
+  });
+
+  it("moves the subscriptions in the rotation's transaction: a rotation that fails after the move moves nothing", async () => {
+    const db = await getDb();
+    const issued = await createApiKey(db, { tier: "pro", owner: `alerts atomic ${Math.random()}` });
+    const id = ((await create({ keyId: issued.record.id, tier: "pro" })).body.data as { id: string }).id;
+    let movedInside = -1;
+    const failing = [
+      ...rotationListeners,
+      async (tx: typeof db, { newKeyId }: { newKeyId: string }) => {
+        // The move happened inside the transaction...
+        movedInside = await tx.alertSubscription.count({ where: { id, keyId: newKeyId } });
+        throw new KeyRotationError("a later listener failed");
+      },
+    ];
+    await expect(rotateApiKey(db, issued.record.id, undefined, undefined, failing)).rejects.toThrow("a later listener failed");
+    expect(movedInside).toBe(1);
+    // ...and none of it committed: no successor, no mark, the subscription still the old key's.
+    expect(await db.apiKey.count({ where: { owner: issued.record.owner } })).toBe(1);
+    expect(await db.apiKey.findUnique({ where: { id: issued.record.id } })).toMatchObject({ replacedById: null, rotatedAt: null });
+    expect(await db.alertSubscription.findUnique({ where: { id } })).toMatchObject({ keyId: issued.record.id });
+    // The key can still be rotated, and then the subscription moves.
+    const rotation = await rotateKey(db, issued.record.id);
+    expect(await db.alertSubscription.findUnique({ where: { id } })).toMatchObject({ keyId: rotation.record.id });
   });
 
   it("queues a test event, lists the delivery log with filters, retries by id, and hides it from other keys", async () => {
