@@ -9,8 +9,10 @@ export interface CacheOptions<V> {
   /** Most bytes kept, with `sizeOf` giving an entry's bytes; an entry larger than this is not kept at all. */
   maxBytes?: number;
   sizeOf?: (value: V) => number;
-  /** Entries lapse this long after they were set. */
+  /** Entries lapse this long after they were set (a `set` may give its own `ttl`). */
   ttlMs?: number;
+  /** The clock TTLs are measured on, in ms (tests inject one; lru-cache's default is `performance.now`). */
+  now?: () => number;
 }
 
 export type Cache<V extends object> = LRUCache<string, V>;
@@ -25,6 +27,11 @@ export function createCache<V extends object>(options: CacheOptions<V>): Cache<V
     lru.sizeCalculation = (value) => Math.max(1, sizeOf(value));
   }
   if (options.ttlMs !== undefined) lru.ttl = options.ttlMs;
+  if (options.now) {
+    lru.perf = { now: options.now };
+    // lru-cache otherwise reuses one reading of the clock for 1 ms of real time: an injected clock must be read each time.
+    lru.ttlResolution = 0;
+  }
   return new LRUCache<string, V>(lru as LRUCache.Options<string, V, unknown>);
 }
 
@@ -37,4 +44,16 @@ export function processCache<V extends object>(name: string, options: CacheOptio
     registry.set(name, cache);
   }
   return cache;
+}
+
+/**
+ * Concurrent loads of one key share one promise: the first caller's `load` runs, later callers get its promise
+ * until it settles. `inFlight` holds only loads in progress, so it is bounded by the callers waiting.
+ */
+export function coalesce<V>(inFlight: Map<string, Promise<V>>, key: string, load: () => Promise<V>): Promise<V> {
+  const pending = inFlight.get(key);
+  if (pending) return pending;
+  const started = load().finally(() => inFlight.delete(key));
+  inFlight.set(key, started);
+  return started;
 }
