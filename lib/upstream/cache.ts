@@ -51,7 +51,7 @@ interface Entry<T = unknown> {
 // On globalThis by name (processCache): the proxy's and the routes' bundles share one cache per process.
 const entries = processCache<Entry>("upstream-bodies", { max: LOCAL_MAX_ENTRIES });
 const globalForCache = globalThis as unknown as { __predmktUpstreamInFlight?: Map<string, Promise<Cached<unknown>>> };
-const inFlight = (globalForCache.__predmktUpstreamInFlight ??= new Map());
+const inFlight = (globalForCache.__predmktUpstreamInFlight ??= new Map<string, Promise<Cached<unknown>>>());
 
 /** Forget every cached body in this process (tests). */
 export function clearLocalCache(): void {
