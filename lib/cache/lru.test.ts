@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { coalesce, createCache, processCache } from "./lru";
 
 describe("the cache primitive", () => {
@@ -38,6 +38,20 @@ describe("the cache primitive", () => {
     expect(cache.get("default")).toEqual({ v: 1 });
     now += 2;
     expect(cache.get("default")).toBeUndefined();
+  });
+
+  it("measures TTLs on the wall clock by default, so a test moves it with setSystemTime", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const cache = createCache<{ v: number }>({ max: 10, ttlMs: 30_000 });
+      cache.set("k", { v: 1 });
+      vi.setSystemTime(Date.now() + 29_999);
+      expect(cache.get("k")).toEqual({ v: 1 });
+      vi.setSystemTime(Date.now() + 2);
+      expect(cache.get("k")).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("coalesces concurrent loads of one key and forgets a load once it settles", async () => {

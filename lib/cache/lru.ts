@@ -11,7 +11,10 @@ export interface CacheOptions<V> {
   sizeOf?: (value: V) => number;
   /** Entries lapse this long after they were set (a `set` may give its own `ttl`). */
   ttlMs?: number;
-  /** The clock TTLs are measured on, in ms (tests inject one; lru-cache's default is `performance.now`). */
+  /**
+   * The clock TTLs are measured on, in ms. By default the wall clock (`Date.now`), like every other TTL in lib/, so a
+   * test moves it with `vi.setSystemTime` instead of sleeping past a TTL.
+   */
   now?: () => number;
 }
 
@@ -27,11 +30,10 @@ export function createCache<V extends object>(options: CacheOptions<V>): Cache<V
     lru.sizeCalculation = (value) => Math.max(1, sizeOf(value));
   }
   if (options.ttlMs !== undefined) lru.ttl = options.ttlMs;
-  if (options.now) {
-    lru.perf = { now: options.now };
-    // lru-cache otherwise reuses one reading of the clock for 1 ms of real time: an injected clock must be read each time.
-    lru.ttlResolution = 0;
-  }
+  // Read at each use (a test may replace Date); lru-cache would otherwise keep one reading for 1 ms of real time.
+  const now = options.now ?? (() => Date.now());
+  lru.perf = { now: () => now() };
+  lru.ttlResolution = 0;
   return new LRUCache<string, V>(lru as LRUCache.Options<string, V, unknown>);
 }
 
