@@ -7,14 +7,21 @@ vi.hoisted(() => {
 });
 
 import { describe, expect, it } from "vitest";
-import { answerBytes, answerCacheStats, cachedAnswer, clearAnswerCache, recallAnswerBytes } from "./cached-answer";
+import { answerBytes, answerCacheStats, type CachedAnswer, cachedAnswer, clearAnswerCache, recallAnswerBytes } from "./cached-answer";
 
 const MB = 1024 * 1024;
 /** A body whose JSON is `size` bytes (a string: two quotes around size - 2 characters). */
 const body = (size: number) => "x".repeat(size - 2);
 
-function counted(size: number) {
-  const answer = { builds: 0, value: cachedAnswer({ version: "v1", maxAgeS: 60 }, () => (answer.builds++, body(size))) };
+/** An answer of `size` bytes that counts its builds. */
+function counted(size: number): { builds: number; value: CachedAnswer } {
+  const answer: { builds: number; value: CachedAnswer } = {
+    builds: 0,
+    value: cachedAnswer({ version: "v1", maxAgeS: 60 }, () => {
+      answer.builds++;
+      return body(size);
+    }),
+  };
   return answer;
 }
 
