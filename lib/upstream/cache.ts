@@ -91,7 +91,7 @@ function result<T>(entry: Entry<T>, status: CacheStatus, ttlS: number, now = Dat
 const fresh = (entry: Entry | undefined, ttlS: number, now = Date.now()) => !!entry && now - entry.t < ttlS * 1000;
 
 /** Only upstream failures fall back to a stale body; a 404 or a bad parameter is an answer, not an outage. */
-function mayServeStale(error: unknown): boolean {
+export function mayServeStale(error: unknown): boolean {
   return !(error instanceof ApiError) || error.code === "upstream_unavailable" || error.code === "upstream_timeout";
 }
 
