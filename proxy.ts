@@ -19,6 +19,7 @@ import { consume, type LimitResult, rateLimitHeaders, retryAfterSeconds } from "
 import { tierLimit } from "@/lib/auth/tiers";
 import { operationForPath, operationName, operationPathFor } from "@/lib/api/operations";
 import { replayAnswer } from "@/lib/api/replay";
+import { createCache } from "@/lib/cache/lru";
 import { env } from "@/lib/env";
 import { recordUsage } from "@/lib/keys/usage-meter";
 import { errorFields, log } from "@/lib/log";
@@ -138,25 +139,24 @@ async function rejectUnauthenticated(error: ApiError, address: string, requestId
 }
 
 // Addresses over their cron-failure budget, until their window resets: every cron request from them is refused before
-// the secret is compared, so a right guess is no more visible than a wrong one. Bounded, oldest dropped first.
-const cronBlocked = new Map<string, number>();
+// the secret is compared, so a right guess is no more visible than a wrong one. Bounded (least recently used out
+// first); an entry lapses when its window resets.
 const MAX_CRON_BLOCKED = 10_000;
+const cronBlocked = createCache<{ until: number }>({ max: MAX_CRON_BLOCKED });
 
 async function cronGate(request: NextRequest, address: string, requestId: string): Promise<Response | null> {
   const { pathname } = request.nextUrl;
-  const until = cronBlocked.get(address);
+  const until = cronBlocked.get(address)?.until;
   if (until !== undefined && until > Date.now()) {
     const result = { success: false, limit: env.RATE_LIMIT_CRON_FAILURES_PER_IP, remaining: 0, reset: until, store: "memory" as const };
     return rateLimited(result, "Too many failed cron authentications from this address", requestId, rateLimitHeaders(result, null));
   }
-  cronBlocked.delete(address);
   // The metrics token when metrics are on (else the route answers 404 and a guess has nothing to find).
   const secret = pathname === METRICS_PATH ? env.METRICS_TOKEN : env.CRON_SECRET;
   if (secret && bearerSecretMatches(request.headers.get("authorization"), secret)) return null;
   const limit = await consume(`cron:${address}`, env.RATE_LIMIT_CRON_FAILURES_PER_IP);
   if (limit.success) return null; // the route answers the 401 itself
-  cronBlocked.set(address, limit.reset);
-  while (cronBlocked.size > MAX_CRON_BLOCKED) cronBlocked.delete(cronBlocked.keys().next().value as string);
+  cronBlocked.set(address, { until: limit.reset }, { ttl: Math.max(1, limit.reset - Date.now()) });
   return rateLimited(limit, "Too many failed cron authentications from this address", requestId, rateLimitHeaders(limit, null));
 }
 

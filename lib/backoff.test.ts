@@ -9,13 +9,16 @@ describe("backoffMs", () => {
     expect(plain(10_000)).toBe(2_000);
   });
 
-  it("jitters between half and all of the capped delay", () => {
-    expect(backoffMs(2, { baseMs: 200, maxMs: 2_000, random: () => 0 })).toBe(400);
+  it("draws uniformly below the capped delay (full jitter)", () => {
+    expect(backoffMs(2, { baseMs: 200, maxMs: 2_000, random: () => 0 })).toBe(0);
+    expect(backoffMs(2, { baseMs: 200, maxMs: 2_000, random: () => 0.5 })).toBe(400);
     expect(backoffMs(2, { baseMs: 200, maxMs: 2_000, random: () => 0.999999 })).toBeCloseTo(800, 2);
-    for (let i = 0; i < 100; i++) {
-      const d = backoffMs(4, { baseMs: 200, maxMs: 2_000 });
-      expect(d).toBeGreaterThanOrEqual(1_000);
-      expect(d).toBeLessThanOrEqual(2_000);
-    }
+    expect(backoffMs(40, { baseMs: 200, maxMs: 2_000, random: () => 0.5 })).toBe(1_000);
+    const draws = Array.from({ length: 1_000 }, () => backoffMs(4, { baseMs: 200, maxMs: 2_000 }));
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...draws)).toBeLessThan(2_000);
+    // Spread over the whole interval, not bunched in one half of it.
+    expect(draws.filter((d) => d < 1_000).length).toBeGreaterThan(350);
+    expect(draws.filter((d) => d >= 1_000).length).toBeGreaterThan(350);
   });
 });

@@ -5,11 +5,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { once } from "node:events";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createApiKey, findKeyByPlaintext } from "@/lib/auth/api-key";
 import { openToolDb } from "@/lib/db/tool-client";
 import { env } from "@/lib/env";
+import { withTimeout } from "@/lib/timeout";
 import { startLocalChains } from "@/sim/chain";
 import { REALISTIC_LIMITS } from "@/sim/rpc/standin";
 import { startSimulator } from "@/sim/polymarket";
@@ -141,7 +143,8 @@ async function main() {
     stopping = true;
     if (server.exitCode === null) {
       server.kill("SIGTERM");
-      await Promise.race([new Promise((r) => server.once("exit", r)), new Promise((r) => setTimeout(r, 8000))]);
+      // Up to 8 s for a clean exit, then SIGKILL.
+      await withTimeout(once(server, "exit"), 8000).catch(() => undefined);
       if (server.exitCode === null) server.kill("SIGKILL");
     }
     await Promise.allSettled([simulator.close(), chains.stop()]);

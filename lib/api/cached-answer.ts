@@ -5,6 +5,7 @@
 // the identity, so a client's If-None-Match is answered 304 without building or even looking the bytes up.
 // Freshness is always in seconds: `Cache-Control: private, max-age=<seconds the answer still holds>`.
 import { createHash } from "node:crypto";
+import { coalesce, processCache } from "@/lib/cache/lru";
 import { env } from "@/lib/env";
 import { kvBestEffort } from "@/lib/kv/best-effort";
 import { DATA_NAMESPACE } from "@/lib/kv/namespace";
@@ -47,62 +48,25 @@ export function cachedAnswer<T>(identity: AnswerVersion, build: () => Promise<T>
 type Bytes = Uint8Array<ArrayBuffer>;
 const utf8 = new TextEncoder();
 
-interface AnswerCache {
-  entries: Map<string, Bytes>;
-  bytes: number;
-  building: Map<string, Promise<Bytes>>;
-}
-
-const globalForAnswers = globalThis as unknown as { __predmktAnswers?: AnswerCache };
-
-function answerCache(): AnswerCache {
-  globalForAnswers.__predmktAnswers ??= { entries: new Map(), bytes: 0, building: new Map() };
-  return globalForAnswers.__predmktAnswers;
-}
+const maxBytes = () => env.ANSWER_CACHE_MAX_MB * 1024 * 1024;
+// One LRU per process bounded by bytes (an answer larger than the whole budget is not kept), shared by the proxy's
+// bundle (replays) and the routes' (processCache).
+const answers = processCache<Bytes>("answer-bytes", { maxBytes: maxBytes(), sizeOf: (bytes) => bytes.length });
+const globalForAnswers = globalThis as unknown as { __predmktAnswersBuilding?: Map<string, Promise<Bytes>> };
+const building = (globalForAnswers.__predmktAnswersBuilding ??= new Map<string, Promise<Bytes>>());
 
 /** Forget every cached answer in this process (tests). */
 export function clearAnswerCache(): void {
-  const cache = answerCache();
-  cache.entries.clear();
-  cache.bytes = 0;
+  answers.clear();
 }
 
 export function answerCacheStats(): { entries: number; bytes: number; max_bytes: number } {
-  const cache = answerCache();
-  return { entries: cache.entries.size, bytes: cache.bytes, max_bytes: env.ANSWER_CACHE_MAX_MB * 1024 * 1024 };
-}
-
-function remember(bytesKey: string, bytes: Bytes): void {
-  const cache = answerCache();
-  const max = env.ANSWER_CACHE_MAX_MB * 1024 * 1024;
-  if (bytes.length > max) return;
-  const old = cache.entries.get(bytesKey);
-  if (old) {
-    cache.entries.delete(bytesKey);
-    cache.bytes -= old.length;
-  }
-  cache.entries.set(bytesKey, bytes); // the Map's insertion order is the recency order
-  cache.bytes += bytes.length;
-  while (cache.bytes > max) {
-    const [oldest, value] = cache.entries.entries().next().value as [string, Bytes];
-    cache.entries.delete(oldest);
-    cache.bytes -= value.length;
-  }
-}
-
-function recall(bytesKey: string): Bytes | undefined {
-  const cache = answerCache();
-  const bytes = cache.entries.get(bytesKey);
-  if (bytes) {
-    cache.entries.delete(bytesKey);
-    cache.entries.set(bytesKey, bytes);
-  }
-  return bytes;
+  return { entries: answers.size, bytes: answers.calculatedSize, max_bytes: maxBytes() };
 }
 
 /** The bytes of an answer this process built, for a replay in the gateway (lib/api/replay.ts); counted as a hit. */
 export function recallAnswerBytes(bytesKey: string): Bytes | undefined {
-  const bytes = recall(bytesKey);
+  const bytes = answers.get(bytesKey);
   if (bytes) observeCache("answer", "hit");
   return bytes;
 }
@@ -186,23 +150,14 @@ async function buildBytes(bytesKey: string, identity: AnswerVersion, build: () =
 
 /** The answer's bytes: from memory, else from the KV store, else built once (concurrent requests share the build). */
 export async function answerBytes(bytesKey: string, answer: CachedAnswer): Promise<Bytes> {
-  const hit = recall(bytesKey);
+  const hit = answers.get(bytesKey);
   observeCache("answer", hit ? "hit" : "miss");
   if (hit) return hit;
-  const cache = answerCache();
-  let pending = cache.building.get(bytesKey);
-  if (!pending) {
-    pending = buildBytes(bytesKey, answer.identity, answer.build).then((bytes) => {
-      remember(bytesKey, bytes);
-      return bytes;
-    });
-    cache.building.set(bytesKey, pending);
-    void pending.then(
-      () => cache.building.delete(bytesKey),
-      () => cache.building.delete(bytesKey),
-    );
-  }
-  return pending;
+  return coalesce(building, bytesKey, async () => {
+    const bytes = await buildBytes(bytesKey, answer.identity, answer.build);
+    answers.set(bytesKey, bytes);
+    return bytes;
+  });
 }
 
 /**

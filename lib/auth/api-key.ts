@@ -2,6 +2,7 @@
 // operator can tell keys apart in listings. Lookups are cached per process for KEY_CACHE_TTL_S (≤ 60 s), which bounds
 // how late a revocation takes effect.
 import { createHash, randomBytes } from "node:crypto";
+import { processCache } from "@/lib/cache/lru";
 import { env } from "@/lib/env";
 import type { Db } from "@/lib/db/client";
 import type { ApiKey } from "@/lib/generated/prisma/client";
@@ -99,30 +100,30 @@ export interface KeyIdentity {
   replacedById: string | null;
 }
 
-type CacheEntry = { value: KeyIdentity | null; expires: number };
-const globalForKeys = globalThis as unknown as {
-  __predmktKeyCache?: { known: Map<string, CacheEntry>; unknown: Map<string, CacheEntry> };
-  __predmktKeyTouched?: Map<string, number>;
-};
+/** Lookups kept per cache (known keys, unknown keys), least recently used out first. */
+export const MAX_CACHE_ENTRIES = 10_000;
+/** Last use is written at most this often per key. */
+const TOUCH_EVERY_MS = 60_000;
+
+type Lookup = { identity: KeyIdentity | null };
 // Unknown keys are cached too, so guessing cannot hammer the database, but apart from real keys: a flood of random
-// keys can only evict other random keys.
-const caches = (globalForKeys.__predmktKeyCache ??= { known: new Map<string, CacheEntry>(), unknown: new Map<string, CacheEntry>() });
-const touched = (globalForKeys.__predmktKeyTouched ??= new Map<string, number>());
-const MAX_CACHE_ENTRIES = 10_000;
+// keys can only evict other random keys, never turn every real key's next request into a database lookup at once.
+const known = processCache<Lookup>("api-keys:known", { max: MAX_CACHE_ENTRIES });
+const unknown = processCache<Lookup>("api-keys:unknown", { max: MAX_CACHE_ENTRIES });
+// Key ids whose last use was written in the past minute; bounded like the lookups (an id evicted early is only
+// written again sooner).
+const touched = processCache<{ at: number }>("api-keys:touched", { max: MAX_CACHE_ENTRIES, ttlMs: TOUCH_EVERY_MS });
 
 async function cached(cacheKey: string, load: () => Promise<KeyIdentity | null>): Promise<KeyIdentity | null> {
-  const now = Date.now();
-  const hit = caches.known.get(cacheKey) ?? caches.unknown.get(cacheKey);
-  if (hit && hit.expires > now) return hit.value;
-  const value = await load();
-  const cache = value ? caches.known : caches.unknown;
-  caches.known.delete(cacheKey);
-  caches.unknown.delete(cacheKey);
-  cache.set(cacheKey, { value, expires: now + env.KEY_CACHE_TTL_S * 1000 });
-  // Oldest first (the Map's insertion order), never the whole cache: a flood of random keys must not turn every real
-  // key's next request into a database lookup at once.
-  while (cache.size > MAX_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-  return value;
+  const hit = known.get(cacheKey) ?? unknown.get(cacheKey);
+  if (hit) return hit.identity;
+  const identity = await load();
+  known.delete(cacheKey);
+  unknown.delete(cacheKey);
+  // Read per lookup; 0 turns the cache off (lru-cache would read a TTL of 0 as "never lapses").
+  const ttl = env.KEY_CACHE_TTL_S * 1000;
+  if (ttl > 0) (identity ? known : unknown).set(cacheKey, { identity }, { ttl });
+  return identity;
 }
 
 const IDENTITY_FIELDS = {
@@ -163,13 +164,13 @@ export function findKeyById(db: Db, id: string): Promise<KeyIdentity | null> {
 
 /** Records last use at most once a minute per key, off the request path. */
 export function touchLastUsed(db: Db, id: string): void {
+  if (touched.has(id)) return;
   const now = Date.now();
-  if ((touched.get(id) ?? 0) > now - 60_000) return;
-  touched.set(id, now);
+  touched.set(id, { at: now });
   db.apiKey.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => touched.delete(id));
 }
 
 export function clearKeyCache(): void {
-  caches.known.clear();
-  caches.unknown.clear();
+  known.clear();
+  unknown.clear();
 }

@@ -5,6 +5,7 @@
 // RATE_LIMIT_STORE_TIMEOUT_MS, the request is counted by the in-process limiter instead — limits stay enforced per
 // server instance, the request is neither failed nor delayed, and /api/health reports the store as down.
 import { Ratelimit } from "@upstash/ratelimit";
+import { type Cache, createCache } from "@/lib/cache/lru";
 import { env } from "@/lib/env";
 import { getLimitsKv, type KvKind } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
@@ -31,16 +32,23 @@ type WindowEntry = { window: number; current: number; previous: number };
  * oldest is evicted past `maxEntries`. Identifiers that were refused ("offenders") live in their own LRU and are only
  * evicted by newer offenders, so a flood of fresh identifiers (forged addresses, random keys) can push out other
  * fresh identifiers but never hands a limited client a new allowance.
+ *
+ * This is the limiter's state, not a cache: an evicted entry is a forgotten count, not a miss to load again. It sits
+ * on the cache primitive only for its bounded least-recently-used map, with no TTL (an entry older than the previous
+ * window already counts as empty; a TTL would add nothing but a second clock).
  */
 export class MemorySlidingWindow {
-  private readonly windows = new Map<string, WindowEntry>();
-  private readonly offenders = new Map<string, WindowEntry>();
+  private readonly windows: Cache<WindowEntry>;
+  private readonly offenders: Cache<WindowEntry>;
 
   constructor(
     private readonly windowMs = WINDOW_MS,
-    private readonly maxEntries = 100_000,
-    private readonly maxOffenders = Math.max(1, Math.floor(maxEntries / 5)),
-  ) {}
+    maxEntries = 100_000,
+    maxOffenders = Math.max(1, Math.floor(maxEntries / 5)),
+  ) {
+    this.windows = createCache<WindowEntry>({ max: maxEntries });
+    this.offenders = createCache<WindowEntry>({ max: maxOffenders });
+  }
 
   get size(): { entries: number; offenders: number } {
     return { entries: this.windows.size, offenders: this.offenders.size };
@@ -56,20 +64,15 @@ export class MemorySlidingWindow {
     const reset = (window + 1) * this.windowMs;
     const refused = weightedPrevious + entry.current >= limit;
     if (!refused) entry.current += 1;
-    // Re-insert so that the Map's order is the recency order; an offender stays one until its windows age out.
+    // Set as the most recent of its map (the least recent goes past the bound); an offender stays one until its
+    // windows age out.
     this.windows.delete(identifier);
     this.offenders.delete(identifier);
     const offending = refused || (wasOffender && entry.previous + entry.current >= limit);
     const home = offending ? this.offenders : this.windows;
     home.set(identifier, entry);
-    this.evictOldest(this.windows, this.maxEntries);
-    this.evictOldest(this.offenders, this.maxOffenders);
     if (refused) return { success: false, limit, remaining: 0, reset };
     return { success: true, limit, remaining: Math.max(0, limit - (entry.current + weightedPrevious)), reset };
-  }
-
-  private evictOldest(map: Map<string, WindowEntry>, max: number): void {
-    while (map.size > max) map.delete(map.keys().next().value as string);
   }
 }
 

@@ -9,8 +9,13 @@ export interface CacheOptions<V> {
   /** Most bytes kept, with `sizeOf` giving an entry's bytes; an entry larger than this is not kept at all. */
   maxBytes?: number;
   sizeOf?: (value: V) => number;
-  /** Entries lapse this long after they were set. */
+  /** Entries lapse this long after they were set (a `set` may give its own `ttl`). */
   ttlMs?: number;
+  /**
+   * The clock TTLs are measured on, in ms. By default the wall clock (`Date.now`), like every other TTL in lib/, so a
+   * test moves it with `vi.setSystemTime` instead of sleeping past a TTL.
+   */
+  now?: () => number;
 }
 
 export type Cache<V extends object> = LRUCache<string, V>;
@@ -25,6 +30,10 @@ export function createCache<V extends object>(options: CacheOptions<V>): Cache<V
     lru.sizeCalculation = (value) => Math.max(1, sizeOf(value));
   }
   if (options.ttlMs !== undefined) lru.ttl = options.ttlMs;
+  // Read at each use (a test may replace Date); lru-cache would otherwise keep one reading for 1 ms of real time.
+  const now = options.now ?? (() => Date.now());
+  lru.perf = { now: () => now() };
+  lru.ttlResolution = 0;
   return new LRUCache<string, V>(lru as LRUCache.Options<string, V, unknown>);
 }
 
@@ -37,4 +46,16 @@ export function processCache<V extends object>(name: string, options: CacheOptio
     registry.set(name, cache);
   }
   return cache;
+}
+
+/**
+ * Concurrent loads of one key share one promise: the first caller's `load` runs, later callers get its promise
+ * until it settles. `inFlight` holds only loads in progress, so it is bounded by the callers waiting.
+ */
+export function coalesce<V>(inFlight: Map<string, Promise<V>>, key: string, load: () => Promise<V>): Promise<V> {
+  const pending = inFlight.get(key);
+  if (pending) return pending;
+  const started = load().finally(() => inFlight.delete(key));
+  inFlight.set(key, started);
+  return started;
 }

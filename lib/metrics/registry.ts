@@ -3,7 +3,7 @@
 // with its own copy of this module. Recording is a counter increment: nothing here touches the network or the database.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
-export type CacheLayer = "upstream" | "answer" | "replay";
+export type CacheLayer = "upstream" | "answer" | "replay" | "join";
 export type CacheOutcome = "hit" | "miss" | "stale";
 /** How one upstream attempt ended: a body, an answer without one (404/401/403), a retryable failure, or a fatal one. */
 export type UpstreamOutcome = "ok" | "status" | "retryable" | "fatal";
@@ -73,7 +73,7 @@ function create(): Metrics {
     }),
     cacheLookups: new Counter({
       name: "predmkt_cache_lookups_total",
-      help: "Cache lookups by layer (upstream bodies, built answers, answers replayed by the gateway) and outcome; hit ratio = hit / (hit + miss + stale)",
+      help: "Cache lookups by layer (upstream bodies, built answers, answers replayed by the gateway, disputes joined to their markets) and outcome; hit ratio = hit / (hit + miss + stale)",
       labelNames: ["layer", "outcome"],
       registers,
     }),

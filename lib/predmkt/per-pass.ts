@@ -5,7 +5,7 @@
 // A value for client-chosen filters (whales of one market or event) is `filtered`: it is never written to the shared
 // store and lives in an LRU of its own, so no flood of distinct filters can fill the store or push the aggregates out
 // (SECURITY.md "Shared stores").
-import { LRUCache } from "lru-cache";
+import { processCache } from "@/lib/cache/lru";
 import { DATA_NAMESPACE } from "@/lib/kv/namespace";
 import { kvBestEffort } from "@/lib/kv/best-effort";
 import { getRedis } from "@/lib/kv/redis";
@@ -17,22 +17,14 @@ const KV_PREFIX = "predmkt:perpass:v1:";
 const KV_TTL_MS = 15 * 60_000;
 
 // Least recently used out first: a pass's own entries (about fifteen, written right after it lands) are never dropped
-// for older ones, as they were when a full map was cleared wholesale.
-type Entries = LRUCache<string, Promise<unknown>>;
-const globalForPerPass = globalThis as unknown as { __predmktPerPass?: { aggregates: Entries; filtered: Entries } };
-
-function caches(): { aggregates: Entries; filtered: Entries } {
-  globalForPerPass.__predmktPerPass ??= {
-    aggregates: new LRUCache({ max: MAX_ENTRIES }),
-    filtered: new LRUCache({ max: MAX_FILTERED_ENTRIES }),
-  };
-  return globalForPerPass.__predmktPerPass;
-}
+// for older ones, as they were when a full map was cleared wholesale. One of each per process (processCache).
+const aggregates = processCache<Promise<unknown>>("per-pass:aggregates", { max: MAX_ENTRIES });
+const filtered = processCache<Promise<unknown>>("per-pass:filtered", { max: MAX_FILTERED_ENTRIES });
 
 /** Forget every per-pass value in this process (tests). */
 export function clearPerPass(): void {
-  caches().aggregates.clear();
-  caches().filtered.clear();
+  aggregates.clear();
+  filtered.clear();
 }
 
 /**
@@ -41,7 +33,7 @@ export function clearPerPass(): void {
  */
 export function oncePerPass<T>(key: string, at: Date, compute: () => Promise<T>, options: { filtered?: boolean } = {}): Promise<T> {
   const cacheKey = `${key}|${at.toISOString()}`;
-  const map = options.filtered ? caches().filtered : caches().aggregates;
+  const map = options.filtered ? filtered : aggregates;
   let pending = map.get(cacheKey) as Promise<T> | undefined;
   if (!pending) {
     pending = options.filtered ? compute() : sharedCompute(`${KV_PREFIX}${DATA_NAMESPACE}:${cacheKey}`, compute);

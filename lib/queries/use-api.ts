@@ -35,6 +35,7 @@ export function nextRefreshMs(refreshMs: number | undefined, error: unknown, fai
   if (error instanceof ApiProblem) {
     if (error.rateLimited) return Math.max((error.retryAfterS ?? 5) * 1000, refreshMs ?? 0);
     const base = refreshMs || 15_000;
+    // Unjittered: a backed-off refresh must never come sooner than the period (docs/architecture.md, "Retries and timeouts").
     return backoffMs(failureCount - 1, { baseMs: base, maxMs: MAX_BACKOFF_MS, jitter: false });
   }
   return refreshMs ? refreshMs : false;
@@ -56,7 +57,7 @@ export function useApi<T>(path: string, params: QueryParams = {}, options: UseAp
     refetchInterval: (q: Query<Envelope<T>, ApiProblem>) => nextRefreshMs(refreshMs, q.state.error, q.state.fetchFailureCount),
     refetchIntervalInBackground: false,
     retry: (failureCount, error) => error instanceof ApiProblem && error.transient && !error.rateLimited && failureCount < 2,
-    retryDelay: (attempt) => backoffMs(attempt, { baseMs: 2_000, maxMs: 20_000, jitter: false }),
+    retryDelay: (attempt) => backoffMs(attempt, { baseMs: 2_000, maxMs: 20_000 }),
   });
   // react-query drops placeholder data when the new query fails; the last good body stays on screen instead (with the
   // component's notice saying it could not refresh), so a failure never blanks a panel that had rows.

@@ -1,7 +1,7 @@
 // /api/oracle/disputes/{id}: one dispute with its market, the market's price series from a day before the proposal
 // to now, the DVM vote (reveals per round, the resolved price), the market's largest holders per side, and the voters
 // who hold positions in it (docs/resolution.md, "Proxy wallets"). Built once per stored oracle answer and dispute
-// (cachedLoad), from the oracle index, our samples and bounded, cached upstream reads.
+// (the join cache), from the oracle index, our samples and bounded, cached upstream reads.
 import type { Address } from "viem";
 import { ApiError } from "@/lib/api/errors";
 import type { PricePoint } from "@/lib/analytics/changes";
@@ -14,6 +14,7 @@ import { walletUrl } from "@/lib/upstream/ids";
 import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./disputes";
 import { indexMarkets, joinDisputeToMarket } from "./join";
 import { type Holder, type Voter, votersHoldingPositions } from "./overlap";
+import { joinCache } from "./join-cache";
 import { loadJoinedDisputes } from "./service";
 import { decimalToWei, outcomeInWords, outcomeLabelsFromOutcomes, outcomeLabelsFromText } from "./status";
 
@@ -21,7 +22,6 @@ import { decimalToWei, outcomeInWords, outcomeLabelsFromOutcomes, outcomeLabelsF
 export const MAX_SERIES_POINTS = 500;
 /** Top stakers checked for positions besides the dispute's own voters. */
 const TOP_STAKERS = 20;
-const DETAIL_TTL_S = 60;
 const CODE_TTL_S = 24 * 3600;
 
 const seconds = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
@@ -147,6 +147,12 @@ async function buildDetail(row: JoinedRow, now: number) {
   };
 }
 
+/**
+ * Details built per stored answer and dispute: ids come from the index (an unknown id is a 404 before this), so the
+ * keys are bounded by the disputes the index holds; the bound keeps the ones read lately.
+ */
+const details = joinCache<Awaited<ReturnType<typeof buildDetail>>>("dispute-detail", 500);
+
 /** One dispute's body (for the dashboard's first paint) and its cache state; 404 for an id the index does not hold. */
 export async function disputeDetail(id: string) {
   const { cached, body, joined } = await loadJoinedDisputes();
@@ -154,7 +160,7 @@ export async function disputeDetail(id: string) {
   const row = joined.disputes.find((d) => d.id.toLowerCase() === key || d.dvm?.request_id.toLowerCase() === key);
   if (!row) throw new ApiError("not_found", `No Polymarket dispute with id ${id} in the oracle index.`);
   const now = Math.floor(Date.now() / 1000);
-  const { value } = await cachedLoad(`resolution:dispute:${cached.builtAt}:${row.id}`, { ttlS: DETAIL_TTL_S }, () => buildDetail(row, now));
+  const value = await details.load(`${cached.builtAt}:${row.id}`, () => buildDetail(row, now));
   const { as_of, source, block_number, polygon_block_number } = body.meta;
   return {
     cached,

@@ -10,11 +10,11 @@ import type { DisputesBody } from "@/lib/oracle/bodies";
 import { defaultOracleContext } from "@/lib/oracle/context";
 import { type IndexedProposal, readIndexedProposals } from "@/lib/oracle/proposals";
 import { readSnapshot } from "@/lib/oracle/snapshots";
-import { cachedLoad } from "@/lib/upstream";
 import type { ResolutionEvent } from "./context";
 import { expectedConditionId, marketsForDisputes } from "./disputes";
 import { adapterKind } from "./ids";
 import { indexMarkets, joinDisputeToMarket } from "./join";
+import { joinCache } from "./join-cache";
 import { type DisputeOfMarket, type ProposalOfMarket, resolutionsByConditionId } from "./market-status";
 import { marketsByConditionIds } from "./market-store";
 import { NO_RESOLUTION, type Resolution, RESOLUTION_STATUSES, type ResolutionStatus } from "./status";
@@ -22,8 +22,6 @@ import { isoFromSecondsOrNull } from "@/lib/oracle/time";
 
 /** What market objects carry when no oracle request concerns the market (the price itself is not shown there). */
 const { proposed_price: _price, ...UNRESOLVED } = NO_RESOLUTION;
-
-const JOIN_TTL_S = 60;
 
 export interface MarketResolutions {
   /** Lower-case condition id -> resolution, for every market with a dispute in the index. */
@@ -33,6 +31,9 @@ export interface MarketResolutions {
 }
 
 type StoredDispute = DisputesBody["data"][number];
+
+/** The current stored answer's join, and the previous one's while requests that read it finish. */
+const joins = joinCache<[string, Omit<Resolution, "proposed_price">][]>("market-resolutions", 4);
 
 async function joinStored(
   disputes: readonly StoredDispute[],
@@ -87,7 +88,7 @@ export async function marketResolutions(): Promise<MarketResolutions> {
   }
   if (!snapshot) return { byConditionId: new Map(), known: false };
   const disputes = snapshot.body.data;
-  const { value } = await cachedLoad(`resolution:markets:${snapshot.builtAt.getTime()}`, { ttlS: JOIN_TTL_S }, async () =>
+  const value = await joins.load(String(snapshot.builtAt.getTime()), async () =>
     joinStored(disputes, await readIndexedProposals(defaultOracleContext())),
   );
   return { byConditionId: new Map(value), known: true };

@@ -1,22 +1,23 @@
 // /api/oracle/disputes with each dispute joined to its market (docs/resolution.md). The oracle index's stored answer
-// is the list; the join and the market figures are computed once per stored answer (cachedLoad keyed by the
+// is the list; the join and the market figures are computed once per stored answer (the join cache, keyed by the
 // answer's build time) and shared by every request until the indexer stores a newer one, so a request never fans
 // out to the upstream on its own.
+import type { DisputesBody } from "@/lib/oracle/bodies";
 import { chainAnswer, getOracleDisputes } from "@/lib/oracle/service";
-import { cachedLoad } from "@/lib/upstream";
 import { withMarkets } from "./disputes";
+import { joinCache } from "./join-cache";
 
 /** Figures (series, holders) are read for this many newest joined disputes; older ones keep their market only. */
 export const DISPUTES_WITH_FIGURES = 100;
-/** How long one computed join is reused at most (the indexer stores a newer answer every pass anyway). */
-const JOIN_TTL_S = 60;
+
+type Joined = Awaited<ReturnType<typeof withMarkets<DisputesBody["data"][number]>>>;
+/** The current stored answer's join, and the previous one's while requests that read it finish. */
+const joins = joinCache<Joined>("disputes", 4);
 
 export async function loadJoinedDisputes() {
   const { cached, body } = await getOracleDisputes();
-  const { value } = await cachedLoad(`resolution:disputes:${cached.builtAt}`, { ttlS: JOIN_TTL_S }, () =>
-    withMarkets(body.data, { figuresFor: DISPUTES_WITH_FIGURES }),
-  );
-  return { cached, body, joined: value };
+  const joined = await joins.load(String(cached.builtAt), () => withMarkets(body.data, { figuresFor: DISPUTES_WITH_FIGURES }));
+  return { cached, body, joined };
 }
 
 /** The list's body (for the dashboard's first paint) and its cache state. */

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-key";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
+import { TimeoutError, withTimeout } from "@/lib/timeout";
 import { REPLAY_MAX_SPAN, REPLAY_SPAN, openStream } from "./sse";
 import { cursorOf, decodeCursor, encodeCursor, type StreamFilter } from "./types";
 
@@ -40,21 +41,23 @@ async function replay(cursor: bigint, replayMaxSpan?: number) {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
+  // One read at a time: a read still pending when a wait ends is the next wait's, so no chunk is read and dropped.
+  let pending = reader.read();
+  const take = async (ms: number): Promise<"read" | "waiting" | "done"> => {
+    const result = await withTimeout(pending, ms).catch((error: unknown) => {
+      if (error instanceof TimeoutError) return null;
+      throw error;
+    });
+    if (!result) return "waiting";
+    if (result.value) text += decoder.decode(result.value, { stream: true });
+    if (result.done) return "done";
+    pending = reader.read();
+    return "read";
+  };
   const deadline = Date.now() + 60_000;
-  while (stats.length === 0 && Date.now() < deadline) {
-    const { done, value } = await Promise.race([
-      reader.read(),
-      new Promise<{ done: false; value: undefined }>((r) => setTimeout(() => r({ done: false, value: undefined }), 100)),
-    ]);
-    if (value) text += decoder.decode(value, { stream: true });
-    if (done) break;
-  }
+  while (stats.length === 0 && Date.now() < deadline) if ((await take(100)) === "done") break;
   // Whatever was written before the replay reported (the gap and the end come before the report).
-  for (;;) {
-    const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 50))]);
-    if (!next || next.done) break;
-    text += decoder.decode(next.value, { stream: true });
-  }
+  while ((await take(50)) === "read");
   abort.abort();
   return { text, stats: stats[0] };
 }

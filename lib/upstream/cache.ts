@@ -1,12 +1,16 @@
-// TTL cache for upstream-derived bodies, with request coalescing and stale-on-error.
-// Two layers: an in-process map (always), and the shared KV store when one is configured (Upstash REST or Redis) so
-// that serverless instances share one upstream fetch per key and TTL instead of each hitting Polymarket. The KV
-// layer is best effort: every KV call has a short timeout and a failure falls back to the in-process layer; it never
-// fails a request. On upstream failure the last good body is served for up to STALE_MAX_AGE_S, marked "stale".
+// TTL cache for Polymarket bodies, with request coalescing and stale-on-error (what lib/ computes from them, such as
+// the disputes join, has its own caches: docs/architecture.md, "Caches").
+// Two layers: an in-process LRU (always, on the cache primitive), and the shared KV store when one is configured
+// (Upstash REST or Redis) so that serverless instances share one upstream fetch per key and TTL instead of each
+// hitting Polymarket. The KV layer is best effort (lib/kv/best-effort.ts): every KV call has a short timeout and a
+// failure falls back to the in-process layer; it never fails a request. On upstream failure the last good body is
+// served for up to STALE_MAX_AGE_S, marked "stale".
 import type { Redis } from "@upstash/redis";
 import { ApiError } from "@/lib/api/errors";
 import { createHash } from "node:crypto";
+import { coalesce, processCache } from "@/lib/cache/lru";
 import { env } from "@/lib/env";
+import { kvBestEffort } from "@/lib/kv/best-effort";
 import { getRedis } from "@/lib/kv/redis";
 import { log } from "@/lib/log";
 import { observeCache } from "@/lib/metrics/registry";
@@ -35,8 +39,8 @@ export interface CacheOptions {
 /** How long a last good body may stand in for a failing upstream (docs/api-decisions.md#caching: 10 minutes). */
 export const STALE_MAX_AGE_S = 600;
 const KEY_PREFIX = "predmkt:upstream:v1:";
-const KV_TIMEOUT_MS = 300;
-const LOCAL_MAX_ENTRIES = 2_000;
+/** Bodies kept in process, least recently used out first; no TTL of its own: each caller's `ttlS` decides freshness. */
+export const LOCAL_MAX_ENTRIES = 2_000;
 const LOCK_POLL_MS = 100;
 
 interface Entry<T = unknown> {
@@ -44,28 +48,14 @@ interface Entry<T = unknown> {
   t: number;
 }
 
-interface CacheState {
-  entries: Map<string, Entry>;
-  inFlight: Map<string, Promise<Cached<unknown>>>;
-}
-
-const globalForCache = globalThis as unknown as { __predmktUpstreamCache?: CacheState };
-
-function cacheState(): CacheState {
-  globalForCache.__predmktUpstreamCache ??= { entries: new Map(), inFlight: new Map() };
-  return globalForCache.__predmktUpstreamCache;
-}
+// On globalThis by name (processCache): the proxy's and the routes' bundles share one cache per process.
+const entries = processCache<Entry>("upstream-bodies", { max: LOCAL_MAX_ENTRIES });
+const globalForCache = globalThis as unknown as { __predmktUpstreamInFlight?: Map<string, Promise<Cached<unknown>>> };
+const inFlight = (globalForCache.__predmktUpstreamInFlight ??= new Map<string, Promise<Cached<unknown>>>());
 
 /** Forget every cached body in this process (tests). */
 export function clearLocalCache(): void {
-  cacheState().entries.clear();
-}
-
-function remember(key: string, entry: Entry): void {
-  const { entries } = cacheState();
-  entries.delete(key); // re-insert: the Map's order is the recency order
-  entries.set(key, entry);
-  while (entries.size > LOCAL_MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+  entries.clear();
 }
 
 /**
@@ -81,23 +71,6 @@ export function kvKeyFor(key: string): string {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function kvCall<T>(what: string, call: () => Promise<T>): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      call(),
-      new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), KV_TIMEOUT_MS);
-      }),
-    ]);
-  } catch (error) {
-    log.warn("upstream cache: KV call failed", { op: what, error: (error as Error).message });
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function isEntry(value: unknown): value is Entry {
   return typeof value === "object" && value !== null && "t" in value && typeof (value as Entry).t === "number" && "v" in value;
@@ -118,7 +91,7 @@ function result<T>(entry: Entry<T>, status: CacheStatus, ttlS: number, now = Dat
 const fresh = (entry: Entry | undefined, ttlS: number, now = Date.now()) => !!entry && now - entry.t < ttlS * 1000;
 
 /** Only upstream failures fall back to a stale body; a 404 or a bad parameter is an answer, not an outage. */
-function mayServeStale(error: unknown): boolean {
+export function mayServeStale(error: unknown): boolean {
   return !(error instanceof ApiError) || error.code === "upstream_unavailable" || error.code === "upstream_timeout";
 }
 
@@ -128,19 +101,10 @@ function mayServeStale(error: unknown): boolean {
  * failure serves the last good body up to STALE_MAX_AGE_S old.
  */
 export async function cachedLoad<T>(key: string, options: CacheOptions, loader: () => Promise<T>): Promise<Cached<T>> {
-  const state = cacheState();
-  const local = state.entries.get(key) as Entry<T> | undefined;
-  if (fresh(local, options.ttlS)) {
-    remember(key, local!); // a hit makes the entry recent: eviction under memory pressure is least-recently-used
-    return result(local!, "hit", options.ttlS);
-  }
-
-  const pending = state.inFlight.get(key) as Promise<Cached<T>> | undefined;
-  if (pending) return pending;
-
-  const load = loadShared(key, options, loader, local).finally(() => state.inFlight.delete(key));
-  state.inFlight.set(key, load);
-  return load;
+  // A get makes the entry recent: eviction under memory pressure is least-recently-used.
+  const local = entries.get(key) as Entry<T> | undefined;
+  if (fresh(local, options.ttlS)) return result(local!, "hit", options.ttlS);
+  return coalesce(inFlight as Map<string, Promise<Cached<T>>>, key, () => loadShared(key, options, loader, local));
 }
 
 async function loadShared<T>(
@@ -156,28 +120,28 @@ async function loadShared<T>(
   let holdsLock = false;
 
   if (kv) {
-    const got = await kvCall("get", () => kv.get<Entry<T>>(kvKey));
+    const got = await kvBestEffort("get", () => kv.get<Entry<T>>(kvKey));
     if (isEntry(got)) {
       shared = got;
       if (fresh(shared, options.ttlS)) {
-        remember(key, shared);
+        entries.set(key, shared);
         return result(shared, "hit", options.ttlS);
       }
     }
     // One instance fetches; the others wait for its result instead of all hitting the upstream at once.
     const deadline = options.deadline ?? Date.now() + 10_000;
     const lockMs = Math.max(1_000, deadline - Date.now() + 1_000);
-    const locked = await kvCall("lock", () => kv.set(lockKey, "1", { nx: true, px: lockMs }));
+    const locked = await kvBestEffort("lock", () => kv.set(lockKey, "1", { nx: true, px: lockMs }));
     holdsLock = locked === "OK";
     if (!holdsLock && locked !== undefined) {
       while (Date.now() + LOCK_POLL_MS < deadline) {
         await sleep(LOCK_POLL_MS);
-        const again = await kvCall("get", () => kv.get<Entry<T>>(kvKey));
+        const again = await kvBestEffort("get", () => kv.get<Entry<T>>(kvKey));
         if (isEntry(again) && fresh(again, options.ttlS)) {
-          remember(key, again);
+          entries.set(key, again);
           return result(again, "hit", options.ttlS);
         }
-        const stillLocked = await kvCall("get-lock", () => kv.get(lockKey));
+        const stillLocked = await kvBestEffort("get-lock", () => kv.get(lockKey));
         if (stillLocked === null) break; // the holder gave up or failed: fetch ourselves
       }
     }
@@ -186,15 +150,15 @@ async function loadShared<T>(
   try {
     const value = await loader();
     const entry: Entry<T> = { v: value, t: Date.now() };
-    remember(key, entry);
+    entries.set(key, entry);
     if (kv) {
       // Kept past the TTL so another instance can serve it stale if the upstream fails.
-      await kvCall("set", () => kv.set(kvKey, entry, { px: (options.ttlS + STALE_MAX_AGE_S) * 1000 }));
+      await kvBestEffort("set", () => kv.set(kvKey, entry, { px: (options.ttlS + STALE_MAX_AGE_S) * 1000 }));
     }
     return result(entry, "miss", options.ttlS);
   } catch (error) {
     if (mayServeStale(error)) {
-      const candidates = [local, cacheState().entries.get(key) as Entry<T> | undefined, shared].filter(
+      const candidates = [local, entries.get(key) as Entry<T> | undefined, shared].filter(
         (e): e is Entry<T> => !!e && Date.now() - e.t <= STALE_MAX_AGE_S * 1000,
       );
       const newest = candidates.sort((a, b) => b.t - a.t)[0];
@@ -209,6 +173,6 @@ async function loadShared<T>(
     }
     throw error;
   } finally {
-    if (kv && holdsLock) await kvCall("unlock", () => kv.del(lockKey));
+    if (kv && holdsLock) await kvBestEffort("unlock", () => kv.del(lockKey));
   }
 }

@@ -22,7 +22,7 @@ import * as gamma from "./gamma";
 import * as wallets from "./wallets";
 
 export { clob, data, gamma, wallets };
-export { type Cached, type CacheStatus, cachedLoad, clearLocalCache, STALE_MAX_AGE_S } from "./cache";
+export { type Cached, type CacheStatus, cachedLoad, clearLocalCache, mayServeStale, STALE_MAX_AGE_S } from "./cache";
 export { droppedSinceStart } from "./dropped";
 export { countRequests, endpointKey } from "./governor";
 export { defaultDeadline } from "./http";

@@ -2,6 +2,7 @@
 // offset past its cap), stored durably, and topped up with only the newer rows on later requests (docs/wallets.md).
 // Progress is stored after every window, so a crash or a deadline loses at most the window being read.
 import { createHash } from "node:crypto";
+import { processCache } from "@/lib/cache/lru";
 import { log } from "@/lib/log";
 import { type Db, getDb } from "@/lib/db/client";
 import { wallets as upstream } from "@/lib/upstream";
@@ -48,17 +49,11 @@ export interface SyncOptions {
   background?: boolean;
 }
 
-/** Upstream requests sent per wallet since start (for the bench and the report). */
-const globalForLedger = globalThis as unknown as {
-  __predmktLedgerRuns?: Map<string, Promise<void>>;
-  __predmktLedgerCache?: Map<string, { version: string; rows: StoredRow[] }>;
-};
+/** Background reads in progress, one per wallet (deleted when they settle). */
+const globalForLedger = globalThis as unknown as { __predmktLedgerRuns?: Map<string, Promise<void>> };
 const runs: Map<string, Promise<void>> = (globalForLedger.__predmktLedgerRuns ??= new Map<string, Promise<void>>());
-const rowCache: Map<string, { version: string; rows: StoredRow[] }> = (globalForLedger.__predmktLedgerCache ??= new Map<
-  string,
-  { version: string; rows: StoredRow[] }
->());
-const ROW_CACHE_MAX = 64;
+/** The stored rows of the wallets read lately, per ledger version (least recently read out first). */
+const rowCache = processCache<{ version: string; rows: StoredRow[] }>("wallet-ledger-rows", { max: 64 });
 
 function contentHash(row: ActivityRow): string {
   return createHash("sha256")
@@ -282,15 +277,11 @@ async function syncPass(wallet: string, pageBudget: number, nowMs: number): Prom
   return { done: true, pages };
 }
 
-/** Upstream pages read by the last `refreshLedger` calls, per wallet (bench and tests). */
-export const pagesRead = new Map<string, number>();
-
 function runInBackground(wallet: string, now: () => number): void {
   if (runs.has(wallet)) return;
   const run = (async () => {
     try {
-      const { pages } = await syncPass(wallet, Infinity, now());
-      pagesRead.set(wallet, (pagesRead.get(wallet) ?? 0) + pages);
+      await syncPass(wallet, Infinity, now());
     } catch (error) {
       await recordError(wallet, error);
     }
@@ -320,7 +311,6 @@ export async function refreshLedger(wallet: string, options: SyncOptions = {}): 
     const mine = (async () => {
       try {
         const pass = await syncPass(wallet, options.pageBudget ?? Infinity, now());
-        pagesRead.set(wallet, (pagesRead.get(wallet) ?? 0) + pass.pages);
         return pass.done;
       } catch (e) {
         error = "the upstream failed while reading this wallet's activity; the figures cover what was read";
@@ -374,8 +364,6 @@ export async function ledgerRows(wallet: string, state: LedgerState): Promise<St
   const rows = chunks
     .flatMap((c) => (c.rows as ChunkRow[]).map(fromChunkRow))
     .sort((a, b) => b.at_s - a.at_s || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  rowCache.delete(wallet);
   rowCache.set(wallet, { version, rows });
-  if (rowCache.size > ROW_CACHE_MAX) rowCache.delete(rowCache.keys().next().value!);
   return rows;
 }

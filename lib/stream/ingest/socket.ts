@@ -6,6 +6,7 @@
 // working"; #42: "constant disconnects and hangs"). Each time data resumes after an outage the owner is told the
 // outage's span, so it can fill the gap from the REST tape.
 import WebSocket from "ws";
+import { backoffMs } from "@/lib/backoff";
 import { errorFields, log } from "@/lib/log";
 
 export interface ResilientSocketOptions {
@@ -32,6 +33,7 @@ export interface SocketStats {
   messages: number;
 }
 
+const BASE_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 30_000;
 /**
  * After a `1013` close ("slow consumer: send buffer full", measured on the market channel: docs/stream.md) the socket
@@ -121,10 +123,7 @@ export class ResilientSocket {
   private scheduleReconnect(): void {
     if (this.closed || this.retry) return;
     this.attempt++;
-    const delay = Math.max(
-      this.minDelayMs,
-      Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(this.attempt - 1, 7)) * (0.75 + Math.random() * 0.5),
-    );
+    const delay = Math.max(this.minDelayMs, backoffMs(this.attempt - 1, { baseMs: BASE_BACKOFF_MS, maxMs: MAX_BACKOFF_MS }));
     this.minDelayMs = 0;
     this.retry = setTimeout(() => {
       this.retry = null;

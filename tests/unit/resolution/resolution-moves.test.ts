@@ -9,6 +9,7 @@ import { storeSnapshot } from "@/lib/oracle/snapshots";
 import { movers } from "@/lib/predmkt/movers";
 import { STANDARD_UMA_CTF_ADAPTERS } from "@/lib/resolution/addresses";
 import { appendInitializer, conditionIdOf, questionIdOf } from "@/lib/resolution/ids";
+import { clearJoinCaches } from "@/lib/resolution/join-cache";
 import { tradeContexts } from "@/lib/resolution/move-context";
 import { STATE } from "@/lib/sampled/state";
 import { clearLocalCache } from "@/lib/upstream";
@@ -54,6 +55,7 @@ async function market(id: string, conditionId: string, prices: [number, number][
 beforeAll(async () => {
   db = await getDb();
   clearLocalCache();
+  clearJoinCaches();
   await db.event.create({
     data: { id: "e1", slug: "event-one", title: "Event one", active: true, closed: false, open: true, seenAt: new Date(NOW * 1000) },
   });

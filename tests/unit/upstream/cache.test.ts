@@ -2,7 +2,7 @@
 // window, and the shared KV layer (a fake with Upstash's get/set/del semantics) including its failure fallback.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/api/errors";
-import { cachedLoad, clearLocalCache, kvKeyFor, STALE_MAX_AGE_S } from "@/lib/upstream/cache";
+import { cachedLoad, clearLocalCache, kvKeyFor, LOCAL_MAX_ENTRIES, STALE_MAX_AGE_S } from "@/lib/upstream/cache";
 
 class FakeKv {
   store = new Map<string, { value: string; expiresAt: number }>();
@@ -90,6 +90,24 @@ describe("cachedLoad (in-process)", () => {
     await expect(cachedLoad("k3", { ttlS: 10, kv: null }, () => Promise.reject(new ApiError("not_found", "gone")))).rejects.toMatchObject({
       code: "not_found",
     });
+  });
+
+  it("keeps at most LOCAL_MAX_ENTRIES bodies, the least recently read out first", async () => {
+    const loads = new Map<string, number>();
+    const load = (key: string) => () => {
+      loads.set(key, (loads.get(key) ?? 0) + 1);
+      return Promise.resolve(key);
+    };
+    const read = (key: string) => cachedLoad(key, { ttlS: 60, kv: null }, load(key));
+    await read("first");
+    await read("second");
+    for (let i = 0; i < LOCAL_MAX_ENTRIES - 2; i++) await read(`fill-${i}`);
+    await read("first"); // a hit: "first" is now the most recent, "second" the least
+    await read("one-more"); // one past the bound evicts "second"
+    expect(await read("first")).toMatchObject({ cache: "hit" });
+    expect(await read("second")).toMatchObject({ cache: "miss" });
+    expect(loads.get("first")).toBe(1);
+    expect(loads.get("second")).toBe(2);
   });
 
   it("rethrows when there is no cached body", async () => {
