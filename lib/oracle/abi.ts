@@ -43,6 +43,17 @@ export const oracleChildTunnelAbi = parseAbi([
   "event PriceRequestBridged(address indexed requester, bytes32 identifier, uint256 time, bytes ancillaryData, bytes32 indexed childRequestId, bytes32 indexed parentRequestId)",
 ]);
 
+/**
+ * Polymarket's UmaCtfAdapter (Polymarket/uma-ctf-adapter src/interfaces/IUmaCtfAdapter.sol): the outcomes it decides
+ * outside the OO's own events. QuestionReset is emitted in the dispute's transaction when a first dispute resets the
+ * question (UmaCtfAdapter.priceDisputed → _reset), and after a "too early" answer or an admin reset.
+ */
+export const umaCtfAdapterAbi = parseAbi([
+  "event QuestionReset(bytes32 indexed questionID)",
+  "event QuestionResolved(bytes32 indexed questionID, int256 indexed settledPrice, uint256[] payouts)",
+  "event QuestionManuallyResolved(bytes32 indexed questionID, uint256[] payouts)",
+]);
+
 /** VotingV2 events the mainnet scan collects, in one eth_getLogs per block range (topic0 OR-list). */
 export const VOTING_SCAN_EVENTS = [
   "Staked",

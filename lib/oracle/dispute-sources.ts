@@ -1,10 +1,10 @@
 // The indexed logs behind /disputes, decoded and keyed: Polygon disputes (OOv2 DisputePrice), the child tunnel's
 // PriceRequestBridged, and the mainnet DVM's requests with their rolls and deletions. Plus the one chain lookup the
 // join may need: the Polygon origin of a compressed mainnet request whose dispute lies before the Polygon scan window.
-import { type Address, getAddress, type Hex } from "viem";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, votingV2Abi } from "./abi";
+import { type Address, getAddress, type Hex, keccak256 } from "viem";
+import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, votingV2Abi } from "./abi";
 import { type CompressedReference, decodeAncillaryData, dvmRequestId, parseCompressed, stampAncillaryData } from "./ancillary";
-import { type OracleContext, polygonEvents, votingEvents } from "./context";
+import { type OracleContext, polygonEvents, requesterAddresses, votingEvents } from "./context";
 import { onChain } from "./errors";
 import { decodeStored, readLogs, type StoredLog, storeLogs } from "./scan";
 
@@ -30,6 +30,7 @@ interface RequestArgs {
   time: bigint;
   ancillaryData: Hex;
   rollCount?: number;
+  roundId?: number;
 }
 
 export interface Origin {
@@ -47,7 +48,14 @@ export interface DvmRequest {
   time: bigint;
   ancillaryData: Hex;
   form: "compressed" | "legacy";
-  /** Highest rollCount of its RequestRolled logs (emitted lazily: getPendingRequests has the true count). */
+  /** The round its RequestAdded log put it in (VotingV2 `_requestPrice`: the first round after the request's not full). */
+  addedRound: number;
+  /**
+   * Highest rollCount its RequestRolled / RequestDeleted logs carry. Each log carries VotingV2's running count, which
+   * grows by the rounds passed since the last voting round (`request.rollCount += currentRoundId -
+   * request.lastVotingRound`), so one log may stand for several rolls; the logs are emitted lazily, when the queue is
+   * processed, so the count may lag (lib/oracle/disputes.ts `actualRollCount`).
+   */
   rolledLogs: number;
   deleted: boolean;
 }
@@ -63,8 +71,23 @@ export interface DisputeSources {
   /** Each dispute's bridging log and back, paired by identity (pairByIdentity). */
   bridgeOf: Map<Origin, BridgedEntry>;
   originOf: Map<BridgedEntry, Origin>;
+  /**
+   * Bridging logs by what the tunnel keys a request by (its requester, the identifier and the stamped text), for a
+   * dispute whose own call bridged nothing: OracleChildTunnel.requestPrice returns early for a request it already
+   * sent (same identifier, DVM time and stamped text), so that dispute shares the earlier one's DVM request.
+   */
+  bridgedByIdentity: Map<string, BridgedEntry[]>;
   dvmById: Map<string, DvmRequest>;
+  /** `<tx>:<adapter>:<questionID>` of every QuestionReset log (lower case): the adapter reset the question there. */
+  resets: Set<string>;
 }
+
+/** The key of `DisputeSources.bridgedByIdentity`: the tunnel's requester (the OO), identifier and stamped text. */
+export const tunnelIdentity = (oracle: string, identifier: Hex, stamped: Hex) => `${lower(oracle)}:${lower(identifier)}:${lower(stamped)}`;
+
+/** The key of `DisputeSources.resets` for a dispute: the adapter resets the question its own ancillary data hashes to. */
+export const resetKey = (txHash: string, requester: string, ancillaryData: Hex) =>
+  `${lower(txHash)}:${lower(requester)}:${lower(keccak256(ancillaryData))}`;
 
 export const lower = (a: string) => a.toLowerCase();
 
@@ -111,24 +134,43 @@ function byPosition<T>(of: (t: T) => { blockNumber?: bigint; logIndex: number })
 }
 
 /** Reads and decodes every stored log /disputes needs, each chain's up to its indexed block. */
-export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: bigint; polygon: bigint }): Promise<DisputeSources> {
+export type Pairing = (disputes: readonly Origin[], bridged: readonly BridgedEntry[]) => Map<Origin, BridgedEntry>;
+
+/**
+ * @param pair how disputes meet their bridging logs: by identity (the real rule); the bench passes the order-based rule
+ *   this index used before 2026-11 to measure what it did.
+ */
+export async function readDisputeSources(
+  ctx: OracleContext,
+  heads: { ethereum: bigint; polygon: bigint },
+  pair: Pairing = pairByIdentity,
+): Promise<DisputeSources> {
   const { config } = ctx;
   const db = await ctx.db();
-  const [disputeLogs, bridgedLogs, addedLogs, rolledLogs, deletedLogs] = await Promise.all([
+  const [disputeLogs, bridgedLogs, addedLogs, rolledLogs, deletedLogs, resetLogs] = await Promise.all([
     readLogs(db, "polygon", config.optimisticOracles, polygonEvents.disputePrice, config.optimisticOraclesFromBlock, heads.polygon),
     readLogs(db, "polygon", [config.childTunnel], polygonEvents.priceRequestBridged, config.optimisticOraclesFromBlock, heads.polygon),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestAdded, config.votingV2FromBlock, heads.ethereum),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestRolled, config.votingV2FromBlock, heads.ethereum),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestDeleted, config.votingV2FromBlock, heads.ethereum),
+    readLogs(db, "polygon", requesterAddresses(config), polygonEvents.questionReset, config.optimisticOraclesFromBlock, heads.polygon),
   ]);
   const origins = disputeLogs.map(originOfLog);
   const bridgedByParent = new Map<string, BridgedEntry>();
+  const bridgedByIdentity = new Map<string, BridgedEntry[]>();
   const bridged = bridgedLogs.map((log) => {
     const entry: BridgedEntry = { args: decodeStored<BridgedArgs>(oracleChildTunnelAbi, log).args, log };
     bridgedByParent.set(lower(entry.args.parentRequestId), entry);
+    push(bridgedByIdentity, tunnelIdentity(entry.args.requester, entry.args.identifier, entry.args.ancillaryData), entry);
     return entry;
   });
-  const bridgeOf = pairByIdentity(origins, bridged);
+  const resets = new Set(
+    resetLogs.map((log) => {
+      const { questionID } = decodeStored<{ questionID: Hex }>(umaCtfAdapterAbi, log).args;
+      return `${lower(log.transactionHash)}:${lower(log.address)}:${lower(questionID)}`;
+    }),
+  );
+  const bridgeOf = pair(origins, bridged);
   const originOf = new Map([...bridgeOf].map(([o, b]) => [b, o] as const));
   const idOf = (a: RequestArgs) => lower(dvmRequestId(a.identifier, a.time, a.ancillaryData));
   const dvmById = new Map<string, DvmRequest>();
@@ -142,6 +184,7 @@ export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: 
       time: args.time,
       ancillaryData: args.ancillaryData,
       form,
+      addedRound: Number(args.roundId),
       rolledLogs: 0,
       deleted: false,
     });
@@ -159,7 +202,7 @@ export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: 
       request.rolledLogs = Math.max(request.rolledLogs, Number(args.rollCount));
     }
   }
-  return { origins, bridgedByParent, bridgeOf, originOf, dvmById };
+  return { origins, bridgedByParent, bridgeOf, originOf, bridgedByIdentity, dvmById, resets };
 }
 
 function originOfLog(log: StoredLog): Origin {

@@ -12,7 +12,7 @@ import { errorFields, log } from "@/lib/log";
 import { repeatEvery } from "@/lib/loop";
 import type { ChainName } from "./clients";
 import { indexedHead, type OracleContext, polygonScan, votingScan } from "./context";
-import { markExpired } from "./derived";
+import { markExpired, repairManagedExpired } from "./derived";
 import { loadDisputes } from "./disputes";
 import { toUpstreamError } from "./errors";
 import { loadRounds } from "./rounds";
@@ -64,6 +64,8 @@ export function lastIndexError(ctx: OracleContext, name: SnapshotName): Error | 
   return lastErrors.get(`${ctx.id}:${name}`);
 }
 
+const repaired = ((globalThis as unknown as { __predmktOracleRepaired?: Set<string> }).__predmktOracleRepaired ??= new Set<string>());
+
 async function indexChain(ctx: OracleContext, chain: ChainName): Promise<ChainOutcome> {
   const result: ChainPassResult = {
     head: null,
@@ -91,7 +93,15 @@ async function indexChain(ctx: OracleContext, chain: ChainName): Promise<ChainOu
     });
     // Legacy OOv2 proposals past liveness at this head are Expired, as getState at the head would say (not the Managed
     // OOv2's: docs/oracle-indexer.md, "Per-oracle semantics").
-    if (chain === "polygon") await markExpired(await ctx.db(), head, ctx.config.managedOracles);
+    if (chain === "polygon") {
+      const db = await ctx.db();
+      // Once per process and context: rows a Managed OOv2 never answers (State 3) written by an older index.
+      if (!repaired.has(ctx.id)) {
+        await repairManagedExpired(db, ctx.config.managedOracles);
+        repaired.add(ctx.id);
+      }
+      await markExpired(db, head, ctx.config.managedOracles);
+    }
     if (scan.scannedTo >= 0n) {
       const hash = scan.scannedTo === head.number ? head.hash : (await ctx.clients[chain].getBlock({ blockNumber: scan.scannedTo })).hash;
       await storeCheckpoint(ctx, chain, { number: scan.scannedTo, hash });

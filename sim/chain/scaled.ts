@@ -40,10 +40,15 @@ export const MAINNET_SCALE: ScaledWorldOptions = {
   fillerResolved: 2_000,
 };
 
+/** Each scaled dispute's status as the contracts define it (docs/oracle-facts.md, "Vocabulary"). */
+export type ScaledStatus = "dvm_resolved" | "queued" | "voting" | "deleted" | "disputed";
+
 export interface ScaledWorld {
   disputes: number;
   disputedTwice: number;
   forms: { legacy: number; compressed: number };
+  /** What /disputes must answer for each seeded dispute: one row each, keyed by title and request time. */
+  expected: { title: string; requestedAt: string; status: ScaledStatus; rollCount: number }[];
   pending: number;
   rolled: number;
   deleted: number;
@@ -76,6 +81,11 @@ function driver(url: string, chain: typeof mainnet | typeof polygon) {
       return receipt;
     },
   };
+}
+
+interface BridgedLog {
+  eventName: string;
+  args: { time: bigint; parentRequestId: Hex };
 }
 
 const chunk = <T>(list: T[], size: number) =>
@@ -123,12 +133,13 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
       addressOf("scaled-proposer"),
       addressOf("scaled-disputer"),
     ]);
-    const logs = receipt.logs.filter((l) => l.address.toLowerCase() === childTunnel.toLowerCase());
+    // The tunnel emits PriceRequestBridged then PriceRequestAdded for each request it sends (OracleChildTunnel.sol).
+    const logs = receipt.logs
+      .filter((l) => l.address.toLowerCase() === childTunnel.toLowerCase())
+      .map((log) => decodeEventLog({ abi: T, data: log.data, topics: log.topics }) as unknown as BridgedLog)
+      .filter((log) => log.eventName === "PriceRequestBridged");
     if (logs.length !== batch.length) throw new Error("scaled seed: one bridging log per dispute expected");
-    logs.forEach((log, k) => {
-      const args = (
-        decodeEventLog({ abi: T, data: log.data, topics: log.topics }) as unknown as { args: { time: bigint; parentRequestId: Hex } }
-      ).args;
+    logs.forEach(({ args }, k) => {
       bridged.set(batch[k].i, { time: args.time, block: receipt.blockNumber, parentRequestId: args.parentRequestId });
     });
   }
@@ -179,17 +190,42 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
       0n,
     ]);
   }
+  // The pending ones, in six kinds (VotingV2's lazy processing, sim/chain/SOURCES.md): requested now (voted next round,
+  // Future); added one or two rounds ago and never processed (Active, rolled once or twice without a RequestRolled
+  // log); added three rounds ago and processed now (one RequestRolled carrying 3); added six rounds ago and processed
+  // now (past maxRolls 4: RequestDeleted carrying 6); added six rounds ago and never processed (ToDelete).
+  const currentRound = Number(await eth.pub.readContract({ address: votingV2, abi: V, functionName: "getCurrentRoundId" }));
+  const kinds = [
+    { ago: 0, process: false, status: "queued", rolls: 0 },
+    { ago: 1, process: false, status: "voting", rolls: 1 },
+    { ago: 2, process: false, status: "voting", rolls: 2 },
+    { ago: 3, process: true, status: "voting", rolls: 3 },
+    { ago: 6, process: true, status: "deleted", rolls: 6 },
+    { ago: 6, process: false, status: "disputed", rolls: 6 },
+  ] as const;
+  const expectedOf = new Map<number, { status: ScaledStatus; rollCount: number }>();
+  for (const r of resolved) expectedOf.set(r.q.i, { status: "dvm_resolved", rollCount: 0 });
   let rolled = 0;
   let deleted = 0;
-  for (const [k, r] of pending.entries()) {
-    await eth.send(votingV2, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, r.time, r.ancillary], 3_000_000n);
-    if (k % 4 === 1) {
-      await eth.send(votingV2, V, "seedRoll", [YES_OR_NO, r.time, r.ancillary], 3_000_000n);
-      rolled += 1;
+  for (const [kind, spec] of kinds.entries()) {
+    const mine = pending.filter((_, k) => k % kinds.length === kind);
+    for (const r of mine) expectedOf.set(r.q.i, { status: spec.status, rollCount: spec.rolls });
+    if (spec.rolls > 0) rolled += mine.length;
+    if (spec.status === "deleted") deleted += mine.length;
+    if (spec.ago === 0) {
+      for (const r of mine) await eth.send(votingV2, V, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, r.time, r.ancillary], 3_000_000n);
+      continue;
     }
-    if (k % 10 === 3) {
-      await eth.send(votingV2, V, "seedDelete", [YES_OR_NO, r.time, r.ancillary], 3_000_000n);
-      deleted += 1;
+    for (const batch of chunk(mine, 40)) {
+      await eth.send(votingV2, V, "seedBulkPending", [
+        YES_OR_NO,
+        batch.map((r) => r.time),
+        batch.map((r) => r.ancillary),
+        batch.map(() => currentRound - spec.ago),
+      ]);
+    }
+    if (spec.process) {
+      for (const r of mine) await eth.send(votingV2, V, "seedRoll", [YES_OR_NO, r.time, r.ancillary], 3_000_000n);
     }
   }
 
@@ -222,6 +258,11 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
     disputes: questions.length,
     disputedTwice: questions.filter((q) => q.twice).length,
     forms,
+    expected: questions.map((q) => ({
+      title: q.title,
+      requestedAt: new Date(q.timestamp * 1000).toISOString(),
+      ...expectedOf.get(q.i)!,
+    })),
     pending: pending.length - deleted,
     rolled,
     deleted,

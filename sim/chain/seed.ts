@@ -41,8 +41,13 @@ export const GENESIS_TIMESTAMP = FIRST_ROUND * ROUND_LENGTH + 60;
 export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
 /** Mainnet OracleRootTunnel: the requester of every bridged DVM request. */
 export const ROOT_TUNNEL_ADDRESS: Address = "0x9B40E25dDd4518F36c50ce8AEf53Ee527419D55d";
-/** Polymarket's UMA CTF adapters (real addresses; on the local chain they are just requester values). */
+/**
+ * Polymarket's UMA CTF adapters on the legacy OOv2, at their real addresses, each running MockUmaCtfAdapter (placed
+ * with anvil_setCode): a first dispute of a question they initialized resets it, as UmaCtfAdapter.priceDisputed does.
+ */
 export const POLYMARKET_ADAPTERS: Address[] = [UMA_CTF_ADAPTER_V2, UMA_CTF_ADAPTER_V3_1, NEG_RISK_UMA_CTF_ADAPTER];
+/** UmaCtfAdapter v4 (Polymarket's adapter on the Managed OOv2), also running MockUmaCtfAdapter, on the Managed OOv2. */
+export const UMA_CTF_ADAPTER_V4: Address = "0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7";
 const OTHER_REQUESTER: Address = "0x00000000000000000000000000000000DeaDBeef";
 const DEV_ACCOUNT: Address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const YES_OR_NO = stringToHex("YES_OR_NO_QUERY", { size: 32 });
@@ -153,7 +158,12 @@ class ChainDriver {
   }
 
   async placeMulticall3(artifact: Artifact): Promise<void> {
-    await this.test.setCode({ address: MULTICALL3_ADDRESS, bytecode: artifact.deployedBytecode });
+    await this.placeCode(MULTICALL3_ADDRESS, artifact);
+  }
+
+  /** A contract's runtime code at a fixed address (a real deployment's), without its constructor. */
+  async placeCode(address: Address, artifact: Artifact): Promise<void> {
+    await this.test.setCode({ address, bytecode: artifact.deployedBytecode });
   }
 }
 
@@ -192,6 +202,11 @@ export async function seedChains(
   // The Managed OOv2 (Polymarket's v4 adapters), settled by the dev account as its resolver.
   const managedOo = await poly.deploy(artifacts.MockManagedOptimisticOracleV2, [7200n, tunnel, DEV_ACCOUNT], roundStart(K) + 102);
   await poly.placeMulticall3(artifacts.Multicall3);
+  const A = artifacts.MockUmaCtfAdapter.abi;
+  for (const [adapter, itsOracle] of [...POLYMARKET_ADAPTERS.map((a) => [a, oo] as const), [UMA_CTF_ADAPTER_V4, managedOo] as const]) {
+    await poly.placeCode(adapter, artifacts.MockUmaCtfAdapter);
+    await poly.send(adapter, A, "seedInit", [itsOracle], roundStart(K) + 103);
+  }
 
   // ---- stakers ----
   const S = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`S${i + 1}`, addressOf(`staker-${i + 1}`)])) as Record<string, Address>;
@@ -247,8 +262,12 @@ export async function seedChains(
   ): Promise<Question> {
     const proposer = addressOf(`proposer-${key}`);
     const disputer = addressOf(`disputer-${key}`);
-    const requestTs = BigInt(t);
-    await poly.send(oo, OO, "seedRequestPrice", [requester, YES_OR_NO, requestTs, ancillary, addressOf("usdc"), 5_000_000n], t);
+    // A Polymarket question is asked by its adapter (UmaCtfAdapter.initialize: the request's time is the block's), so
+    // its first dispute resets it in the dispute's transaction; another requester asks the OO directly.
+    const asked = POLYMARKET_ADAPTERS.includes(requester)
+      ? await poly.send(requester, A, "seedInitialize", [ancillary, addressOf("usdc"), 5_000_000n], t)
+      : await poly.send(oo, OO, "seedRequestPrice", [requester, YES_OR_NO, BigInt(t), ancillary, addressOf("usdc"), 5_000_000n], t);
+    const requestTs = BigInt(asked.timestamp);
     await poly.send(oo, OO, "seedProposePrice", [requester, proposer, YES_OR_NO, requestTs, ancillary, proposedPrice], t + 60);
     const { receipt, timestamp } = await poly.send(
       oo,
@@ -265,7 +284,7 @@ export async function seedChains(
       proposer,
       disputer,
       proposedPrice,
-      requestTimestamp: t,
+      requestTimestamp: Number(requestTs),
       disputedAt: timestamp,
       disputeBlock: receipt.blockNumber,
     };

@@ -118,7 +118,17 @@ export const DisputedAssertionSchema = z
       .nullable()
       .describe("VotingV2.RequestStatus of the DVM request as read (getPriceRequestStatuses); null when not bridged or unread"),
     vote_phase: z.enum(["commit", "reveal"]).nullable().describe("Phase of the current round while `voting`, else null"),
-    roll_count: z.number().int().describe("Times the DVM vote rolled to a later round"),
+    roll_count: z
+      .number()
+      .int()
+      .describe(
+        "Times the DVM vote rolled to a later round, as VotingV2 counts it (`_getActualRollCount`: a round that passed unresolved counts even before anyone processes the queue)",
+      ),
+    question_reset: z
+      .boolean()
+      .describe(
+        "The adapter reset the question in this dispute's transaction (UmaCtfAdapter.priceDisputed on a first dispute: a new request asks again). The market resolves from that new request; this dispute's vote decides only the bonds",
+      ),
     requester: address.describe("Optimistic Oracle requester (a Polymarket adapter)"),
     proposer: address.nullable(),
     disputer: address.nullable(),
