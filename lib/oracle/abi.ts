@@ -17,6 +17,8 @@ export const votingV2Abi = parseAbi([
   "function getPriceRequestStatuses((bytes32 identifier, uint256 time, bytes ancillaryData)[] requests) view returns ((uint8 status, uint32 lastVotingRound)[])",
   "function voterStakes(address) view returns (uint128 stake, uint128 pendingUnstake, uint128 rewardsPaidPerToken, uint128 outstandingRewards, int128 unappliedSlash, uint64 nextIndexToProcess, uint64 unstakeTime, address delegate)",
   "function getVoterStakePostUpdate(address voter) view returns (uint128)",
+  // Staker.sol: the delegate's side of a delegation (setDelegator); both sides must agree (getVoterFromDelegate).
+  "function delegateToStaker(address) view returns (address)",
   "function cumulativeStake() view returns (uint128)",
   "function gat() view returns (uint128)",
   "function spat() view returns (uint64)",

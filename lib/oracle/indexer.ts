@@ -144,8 +144,14 @@ async function runPass(ctx: OracleContext): Promise<IndexerPassResult> {
   if (eth.head && eth.scan) {
     const ethHead = eth.head;
     const ethComplete = eth.scan.complete;
+    // The DVM's summary first: the active round's request count needs its pending list.
+    const chainSummary = await loadChainSummary(ctx, ethHead).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
     await build(ctx, "rounds", outcomes, async () => {
-      await storeSnapshot(ctx, "rounds", roundsBody(await loadRounds(ctx, ethHead), ethComplete), ethHead.number);
+      const unprocessed = chainSummary.ok ? chainSummary.value.unprocessedRolls : null;
+      await storeSnapshot(ctx, "rounds", roundsBody(await loadRounds(ctx, ethHead, unprocessed), ethComplete), ethHead.number);
     });
     const previousVoters = await readSnapshot(ctx, "voters");
     const stale = !previousVoters || Date.now() - previousVoters.builtAt.getTime() >= VOTERS_REFRESH_MS || !previousVoters.complete;
@@ -156,7 +162,8 @@ async function runPass(ctx: OracleContext): Promise<IndexerPassResult> {
       });
     }
     await build(ctx, "summary", outcomes, async () => {
-      const chain = await loadChainSummary(ctx, ethHead);
+      if (!chainSummary.ok) throw chainSummary.error;
+      const chain = chainSummary.value;
       if (!poly.head || !poly.scan) throw poly.error ?? new Error("polygon not indexed");
       const disputes = await loadDisputes(ctx, { ethereum: ethHead, polygon: poly.head }, chain.rollCounts);
       const complete = ethComplete && poly.scan.complete;

@@ -86,6 +86,9 @@ export interface ExpectedVoter {
   address: Address;
   stake: string;
   delegate: Address | null;
+  pending_delegate: Address | null;
+  pending_unstake: string;
+  unstake_time: string | null;
   share_of_total_stake: number;
 }
 
@@ -100,6 +103,7 @@ export interface SeedExpectation {
   rounds: ExpectedRound[];
   voters: ExpectedVoter[];
   cumulative_stake: string;
+  pending_unstakes: { stakers: number; tokens: string };
   /** Blocks on each chain after seeding (log scans cover them in ceil(blocks / ORACLE_LOG_CHUNK_SIZE) ranges). */
   blocks: { ethereum: number; polygon: number };
   /** A round whose reveals sit in more than one block, to be split across log-range chunks. */
@@ -238,14 +242,27 @@ export async function seedChains(
   await eth.send(voting, V, "seedSetDelegate", [S.S4, D4], roundStart(K) + 400);
   await eth.send(voting, V, "seedSetDelegate", [S.S6, D6], roundStart(K) + 401);
   delegates.set(S.S4, D4).set(S.S6, D6);
+  // S5 names a delegate that never names S5 back: not in effect (Staker.getVoterFromDelegate), shown as pending.
+  const D5 = addressOf("delegate-5");
+  await eth.send(voting, V, "seedSetDelegateOneSided", [S.S5, D5], roundStart(K) + 402);
+  const pendingDelegates = new Map<Address, Address>([[S.S5, D5]]);
   // S7 unstakes everything: still in the Staked log, no longer a staker.
-  await eth.send(voting, V, "seedRequestUnstake", [S.S7, stake.get(S.S7)!], roundStart(K) + 500);
+  const s7 = await eth.send(voting, V, "seedRequestUnstake", [S.S7, stake.get(S.S7)!], roundStart(K) + 500);
   cumulativeStake -= stake.get(S.S7)!;
   stake.set(S.S7, 0n);
   // S8 carries an unapplied slash: voterStakes() says 100000, getVoterStakePostUpdate() says 99000.
   const slash = -parseUnits("1000", 18);
   await eth.send(voting, V, "seedSlash", [S.S8, slash], roundStart(K) + 600);
   pendingSlash.set(S.S8, slash);
+  // S8 also unstakes part of it: in cooldown for unstakeCoolDown (7 days), no longer staked.
+  const partial = parseUnits("10000", 18);
+  const { timestamp: unstakedAt } = await eth.send(voting, V, "seedRequestUnstake", [S.S8, partial], roundStart(K) + 700);
+  cumulativeStake -= partial;
+  stake.set(S.S8, stake.get(S.S8)! - partial);
+  const pendingUnstakes = new Map<Address, { tokens: bigint; at: number }>([
+    [S.S7, { tokens: parseUnits("250000", 18), at: s7.timestamp + 7 * 86_400 }],
+    [S.S8, { tokens: partial, at: unstakedAt + 7 * 86_400 }],
+  ]);
 
   // ---- Polymarket questions on Polygon, bridged to the DVM ----
   const questions = new Map<string, Question>();
@@ -483,12 +500,17 @@ export async function seedChains(
   postUpdate.sort((a, b) =>
     a.stake === b.stake ? a.address.toLowerCase().localeCompare(b.address.toLowerCase()) : a.stake > b.stake ? -1 : 1,
   );
+  // Shares on one basis: each stake over the sum of the listed (post-update) stakes.
+  const listedTotal = postUpdate.reduce((sum, v) => sum + v.stake, 0n);
   const voters: ExpectedVoter[] = postUpdate.map((v) => ({
     rank: postUpdate.findIndex((w) => w.stake === v.stake) + 1,
     address: v.address,
     stake: formatUnits(v.stake, 18),
     delegate: delegates.get(v.address) ?? null,
-    share_of_total_stake: Number((v.stake * 10n ** 12n) / cumulativeStake) / 1e12,
+    pending_delegate: pendingDelegates.get(v.address) ?? null,
+    pending_unstake: formatUnits(pendingUnstakes.get(v.address)?.tokens ?? 0n, 18),
+    unstake_time: pendingUnstakes.has(v.address) ? iso(pendingUnstakes.get(v.address)!.at) : null,
+    share_of_total_stake: Number((v.stake * 10n ** 12n) / listedTotal) / 1e12,
   }));
 
   const pending = [...questions.values()].filter((q) => q.dvm && !["Q1", "Q2", "N1"].includes(q.key)).length + 1; // + the NUMERICAL request
@@ -516,6 +538,13 @@ export async function seedChains(
       rounds,
       voters,
       cumulative_stake: formatUnits(cumulativeStake, 18),
+      pending_unstakes: {
+        stakers: pendingUnstakes.size,
+        tokens: formatUnits(
+          [...pendingUnstakes.values()].reduce((sum, p) => sum + p.tokens, 0n),
+          18,
+        ),
+      },
       blocks: { ethereum: Number(ethBlock) + 1, polygon: Number(polyBlock) + 1 },
       multi_block_round: K + 2,
     },

@@ -175,7 +175,13 @@ export const VotingRoundSchema = z
     starts_at: isoTime,
     ends_at: isoTime,
     status: z.enum(["active", "past"]),
-    requests: z.number().int().nullable().describe("Requests voted in the round: rounds(r).numberOfRequestsToVote; null when unread"),
+    requests: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "Requests voted in the round, as VotingV2 counts them: rounds(r).numberOfRequestsToVote (a request counts in the round it lands in, a roll in the round that processes it); for the active round plus the requests rolled into it that VotingV2 has not processed yet. null when unread",
+      ),
     requests_revealed: z.number().int().describe("Distinct requests with at least one reveal"),
     reveal_count: z.number().int().describe("VoteRevealed events of the round"),
     unique_revealers: z.number().int().describe("Distinct voters (stakers, not delegates) that revealed"),
@@ -199,8 +205,25 @@ export const VoterSchema = z
       .describe(
         "True when the stake could not be refreshed with getVoterStakePostUpdate (outside the refreshed top, or the call ran out of gas)",
       ),
-    delegate: address.nullable().describe("Address allowed to vote for this staker, or null"),
-    share_of_total_stake: z.number().min(0).max(1).describe("stake / cumulativeStake()"),
+    delegate: address
+      .nullable()
+      .describe(
+        "Address voting for this staker, when the delegation is in effect: the staker named it (setDelegate) and it named the staker back (setDelegator), as Staker.getVoterFromDelegate requires; else null",
+      ),
+    pending_delegate: address
+      .nullable()
+      .describe(
+        "Delegate the staker named that has not named the staker back (not in effect; UMA's voter dapp shows it as pending), else null",
+      ),
+    pending_unstake: tokens.describe("Stake in its unstake cooldown (voterStakes().pendingUnstake): no longer staked, not yet withdrawn"),
+    unstake_time: isoTime.nullable().describe("When the pending unstake can be executed (voterStakes().unstakeTime); null when none"),
+    share_of_total_stake: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        "stake / the sum of every listed staker's stake, each as its row shows it (one basis: the shares sum to 1). Not cumulativeStake(), the contract's principal, which applied slashes never move",
+      ),
   })
   .meta({ id: "Voter" });
 
@@ -234,15 +257,22 @@ export const votersEndpoint = oracleEndpoint({
   description:
     "Every address that received stake (VotingV2 `Staked` logs), with its current stake read on-chain through " +
     "bounded Multicall3 batches (`voterStakes`), the top stakers then refreshed post-slash one by one " +
-    "(`getVoterStakePostUpdate`, an explicit gas limit; a staker not refreshed is marked `stake_stale`), delegate and " +
-    "share of `cumulativeStake()`, ranked by stake. " +
+    "(`getVoterStakePostUpdate`, an explicit gas limit; a staker not refreshed is marked `stake_stale`), delegate (both " +
+    "sides agreeing), pending unstake and share of the listed stakes, ranked by stake. " +
     "Addresses with no stake left (fully unstaked) are left out. `meta.total` counts stakers; `meta.cumulative_stake` " +
     `is the contract's total. Rebuilt at most every 5 minutes. ${CHAIN_NOTE}`,
   query: z.object({
     limit: intParam({ min: 1, max: 500, default: 50, description: "Number of stakers to return (1-500, default 50)" }),
   }),
   data: z.array(VoterSchema),
-  meta: { cumulative_stake: tokens, stale_stakes: z.number().int().optional().describe("Stakers with a stale stake") },
+  meta: {
+    cumulative_stake: tokens,
+    stale_stakes: z.number().int().optional().describe("Stakers with a stale stake"),
+    pending_unstakes: z
+      .object({ stakers: z.number().int(), tokens })
+      .optional()
+      .describe("Stakers with an unstake in cooldown (fully unstaking ones included, who are not listed) and its sum"),
+  },
 });
 
 const chainPass = z.object({

@@ -245,6 +245,12 @@ contract MockVotingV2 {
         emit DelegatorSet(delegate, voter);
     }
 
+    /// Only the staker's side of a delegation (Staker.setDelegate): not in effect until the delegate calls setDelegator.
+    function seedSetDelegateOneSided(address voter, address delegate) external {
+        voterStakes[voter].delegate = delegate;
+        emit DelegateSet(voter, delegate);
+    }
+
     function seedRequestUnstake(address voter, uint128 amount) external {
         VoterStake storage s = voterStakes[voter];
         s.stake -= amount;

@@ -17,7 +17,7 @@ import { oracleConfigFromEnv } from "@/lib/oracle/config";
 import { createOracleContext, type OracleContext } from "@/lib/oracle/context";
 import { runIndexerPass } from "@/lib/oracle/indexer";
 import { readIndexedProposals } from "@/lib/oracle/proposals";
-import { getOracleDisputes } from "@/lib/oracle/service";
+import { getOracleDisputes, getOracleRounds } from "@/lib/oracle/service";
 import { resolutionsByConditionId } from "@/lib/resolution/market-status";
 import { type LocalChains, startLocalChains } from "@/sim/chain";
 import { compileContracts } from "@/sim/chain/compile";
@@ -93,9 +93,9 @@ describe("the contracts' own order and bookkeeping, read back", () => {
       "adapter.QuestionReset",
     ]);
     const second = await blockTime(dispute1);
-    expect(await poly.pub.readContract({ address: oo, abi: OO, functionName: "getState", args: [adapter, YES_OR_NO, second, ancillary] })).toBe(
-      1,
-    );
+    expect(
+      await poly.pub.readContract({ address: oo, abi: OO, functionName: "getState", args: [adapter, YES_OR_NO, second, ancillary] }),
+    ).toBe(1);
     expect((await runIndexerPass(ctx)).status).toBe("ok");
     const market = { condition_id: "0x00000000000000000000000000000000000000000000000000000000000000d1", outcomes: ["Yes", "No"] };
     const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
@@ -110,7 +110,13 @@ describe("the contracts' own order and bookkeeping, read back", () => {
         settled_at: iso(p.settled_at),
         market,
       }));
-      return { rows, resolution: resolutionsByConditionId(rows.map((r) => ({ ...r, market })), joined).get(market.condition_id)! };
+      return {
+        rows,
+        resolution: resolutionsByConditionId(
+          rows.map((r) => ({ ...r, market })),
+          joined,
+        ).get(market.condition_id)!,
+      };
     };
     let { rows, resolution } = await statusOfMarket();
     expect(rows).toHaveLength(1);
@@ -172,14 +178,23 @@ describe("the contracts' own order and bookkeeping, read back", () => {
       blockNumber: receipt.blockNumber,
     })) as Hex;
     expect(idOf(YES_OR_NO, proposalTime, compressed)).toBe(bridged[0].args.parentRequestId);
-    await eth.send(chains.addresses.votingV2, artifacts.MockVotingV2.abi, "seedRequest", [ROOT_TUNNEL_ADDRESS, YES_OR_NO, proposalTime, compressed]);
+    await eth.send(chains.addresses.votingV2, artifacts.MockVotingV2.abi, "seedRequest", [
+      ROOT_TUNNEL_ADDRESS,
+      YES_OR_NO,
+      proposalTime,
+      compressed,
+    ]);
     expect((await runIndexerPass(ctx)).status).toBe("ok");
     const rows = (await getOracleDisputes(ctx)).body.data.filter(
       (d) => d.question_id === keccak256(ancillary) || d.dvm?.request_id === bridged[0].args.parentRequestId,
     );
     expect(rows).toHaveLength(2);
     for (const row of rows) {
-      expect(row).toMatchObject({ status: "queued", dispute_tx_hash: receipt.transactionHash, dvm: { request_id: bridged[0].args.parentRequestId } });
+      expect(row).toMatchObject({
+        status: "queued",
+        dispute_tx_hash: receipt.transactionHash,
+        dvm: { request_id: bridged[0].args.parentRequestId },
+      });
     }
   });
 
@@ -220,6 +235,17 @@ describe("the contracts' own order and bookkeeping, read back", () => {
     }[];
     expect(pending.find((p) => p.ancillaryData === lazy.text)?.rollCount).toBe(2);
     expect(pending.find((p) => p.ancillaryData === processed.text)?.rollCount).toBe(3);
+    // The active round's requests: VotingV2's own count (the processed roll is in it) plus the lazy request, rolled
+    // into this round but not processed yet (only processing counts a roll).
+    const [, , , , toVote] = (await eth.pub.readContract({ address: voting, abi: V, functionName: "rounds", args: [BigInt(current)] })) as [
+      Address,
+      bigint,
+      bigint,
+      bigint,
+      number,
+    ];
+    const active = (await getOracleRounds(ctx)).body.data.find((r) => r.round_id === current)!;
+    expect(active.requests).toBe(Number(toVote) + 1);
   });
 
   it("State 3 stored for a Managed OOv2 proposal is repaired: the proposal reads as proposed again", async () => {
