@@ -4,7 +4,7 @@
 // warm. Figures: cold backfill wall time and RPC calls by method, warm p50/p95 per endpoint, RPC calls per warm request.
 import { performance } from "node:perf_hooks";
 import { PGlite } from "@electric-sql/pglite";
-import { benchOracleContext, benchOracleScale } from "./lib/oracle-world";
+import { benchOracleContext, benchOracleScale, pairByLogOrder } from "./lib/oracle-world";
 
 export interface BenchRow {
   section: string;
@@ -28,7 +28,7 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
   try {
     progress("oracle: seeding the mainnet-scale world ...");
     const world = await seedScaledWorld(chains, await benchOracleScale());
-    progress(`oracle: seeded in ${(world.seedMs / 1000).toFixed(1)} s: ${JSON.stringify(world)}`);
+    progress(`oracle: seeded in ${(world.seedMs / 1000).toFixed(1)} s: ${JSON.stringify({ ...world, expected: world.expected.length })}`);
     const { db, ctx } = await benchOracleContext(chains, pglite);
     for (const s of Object.values(chains.standins)) s.resetCounters();
 
@@ -107,8 +107,91 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
       (ctx.clients.rpcCalls.ethereum + ctx.clients.rpcCalls.polygon - beforeClient);
     const warmRequests = N * Object.keys(endpoints).length;
 
+    // ---- every seeded dispute: one row with its status and roll count (sim/chain/scaled.ts `expected`) ----
+    const keyOf = (title: string | null, requestedAt: string | null) => `${title}|${requestedAt}`;
+    const rowsByKey = new Map<string, typeof scaledRows>();
+    for (const d of scaledRows) rowsByKey.set(keyOf(d.title, d.requested_at), [...(rowsByKey.get(keyOf(d.title, d.requested_at)) ?? []), d]);
+    const expectedKeys = new Set(world.expected.map((e) => keyOf(e.title, e.requestedAt)));
+    const rowCheck = { one_row: 0, missing: 0, several_rows: 0, wrong_status: 0, wrong_roll_count: 0, rows_matching_no_dispute: 0 };
+    const statusCounts: Record<string, number> = {};
+    for (const e of world.expected) {
+      const found = rowsByKey.get(keyOf(e.title, e.requestedAt)) ?? [];
+      if (!found.length) rowCheck.missing += 1;
+      else if (found.length > 1) rowCheck.several_rows += 1;
+      else {
+        rowCheck.one_row += 1;
+        if (found[0].status !== e.status) rowCheck.wrong_status += 1;
+        if (found[0].roll_count !== e.rollCount) rowCheck.wrong_roll_count += 1;
+        statusCounts[found[0].status] = (statusCounts[found[0].status] ?? 0) + 1;
+      }
+    }
+    rowCheck.rows_matching_no_dispute = scaledRows.filter((d) => !expectedKeys.has(keyOf(d.title, d.requested_at))).length;
+    progress(`oracle: rows vs the seeded disputes ${JSON.stringify(rowCheck)}, statuses ${JSON.stringify(statusCounts)}`);
+
+    // ---- the same logs paired by the rule used before 2026-11 (bridging log looked for after the dispute) ----
+    const { indexedHead } = await import("../lib/oracle/context");
+    const { loadChainSummary } = await import("../lib/oracle/summary");
+    const { loadDisputes } = await import("../lib/oracle/disputes");
+    const heads = { ethereum: await indexedHead(ctx, "ethereum"), polygon: await indexedHead(ctx, "polygon") };
+    const chainNow = await loadChainSummary(ctx, heads.ethereum);
+    const isScaled = (d: { title: string | null }) => d.title?.startsWith("Scaled question #") ?? false;
+    const byOldRule = (await loadDisputes(ctx, heads, chainNow.rollCounts, await pairByLogOrder())).disputes.filter(isScaled);
+    const pairing = {
+      seeded: world.disputes,
+      rows_before: byOldRule.length,
+      rows_after: scaledRows.length,
+      before_rows_without_dvm_link: byOldRule.filter((d) => d.dvm === null).length,
+      before_rows_without_dispute: byOldRule.filter((d) => d.dispute_tx_hash === null).length,
+      after_rows_without_dvm_link: scaledRows.filter((d) => d.dvm === null).length,
+      after_rows_without_dispute: scaledRows.filter((d) => d.dispute_tx_hash === null).length,
+    };
+    progress(`oracle: pairing before/after ${JSON.stringify(pairing)}`);
+
+    // ---- the figures UMA counts differently (docs/oracle-facts.md, "Figures"), before and after ----
+    const currentRound = summary.data.active_round.round_id;
+    const roundRow = await db.oracleRound.findUnique({ where: { roundId: currentRound } });
+    const { votingV2Abi } = await import("../lib/oracle/abi");
+    const onChainRound = (await ctx.clients.ethereum.readContract({
+      address: ctx.config.votingV2,
+      abi: votingV2Abi,
+      functionName: "rounds",
+      args: [BigInt(currentRound)],
+      blockNumber: heads.ethereum.number,
+    })) as readonly [string, bigint, bigint, bigint, number];
+    const cumulative = Number(voters.meta.cumulative_stake);
+    const shareBefore = voters.data.map((v) => Number(v.stake) / cumulative);
+    const umaFigures = {
+      commits_in_current_round: {
+        before_votecommitted_logs: await db.oracleVote.count({ where: { roundId: currentRound, revealed: false } }),
+        after_unique_committers: roundRow?.commits ?? null,
+        seeded: world.commits,
+      },
+      active_round_requests: {
+        before_numberOfRequestsToVote: Number(onChainRound[4]),
+        after_with_unprocessed_rolls: rounds.data.find((r) => r.status === "active")?.requests ?? null,
+        up_for_vote_getPendingRequests: summary.data.active_round.requests_to_vote,
+      },
+      delegation: {
+        before_one_sided_counted: voters.data.filter((v) => v.delegate || v.pending_delegate).length,
+        after_two_sided: voters.data.filter((v) => v.delegate).length,
+        pending: voters.data.filter((v) => v.pending_delegate).length,
+        seeded: world.delegations,
+      },
+      stake_shares: {
+        before_sum_over_cumulative_stake: Math.round(shareBefore.reduce((a, b) => a + b, 0) * 1e9) / 1e9,
+        after_sum: Math.round(voters.data.reduce((a, v) => a + v.share_of_total_stake, 0) * 1e9) / 1e9,
+        largest_change: Math.max(...voters.data.map((v, i) => Math.abs(v.share_of_total_stake - shareBefore[i]))),
+      },
+      pending_unstakes: { before: "not shown", after: voters.meta.pending_unstakes, seeded_stakers: world.unstaking },
+    };
+    progress(`oracle: UMA figures before/after ${JSON.stringify(umaFigures)}`);
+
+    const { expected: _perDispute, ...worldFigures } = world;
     figures.oracle = {
-      world,
+      world: worldFigures,
+      rows: { ...rowCheck, statuses: statusCounts },
+      pairing,
+      uma_figures: umaFigures,
       limits: REALISTIC_LIMITS,
       backfill: {
         wall_s: Math.round(backfillS * 10) / 10,

@@ -80,6 +80,8 @@ export interface DisputeSources {
   dvmById: Map<string, DvmRequest>;
   /** `<tx>:<adapter>:<questionID>` of every QuestionReset log (lower case): the adapter reset the question there. */
   resets: Set<string>;
+  /** The pairing rule these sources were read with (also for the logs a targeted lookup finds). */
+  pair: Pairing;
 }
 
 /** The key of `DisputeSources.bridgedByIdentity`: the tunnel's requester (the OO), identifier and stamped text. */
@@ -202,7 +204,7 @@ export async function readDisputeSources(
       request.rolledLogs = Math.max(request.rolledLogs, Number(args.rollCount));
     }
   }
-  return { origins, bridgedByParent, bridgeOf, originOf, bridgedByIdentity, dvmById, resets };
+  return { origins, bridgedByParent, bridgeOf, originOf, bridgedByIdentity, dvmById, resets, pair };
 }
 
 function originOfLog(log: StoredLog): Origin {
@@ -268,7 +270,7 @@ export async function findOriginOfCompressed(
     .map((l): BridgedEntry => ({ args: decodeStored<BridgedArgs>(oracleChildTunnelAbi, l).args, log: l }));
   const ours = bridgedEntries.find((e) => e.log.logIndex === bridgedLog.logIndex)!;
   const bridged = ours.args;
-  const pairs = pairByIdentity(sameTx.filter((l) => l.address === lower(ref.childRequester)).map(originOfLog), bridgedEntries);
+  const pairs = sources.pair(sameTx.filter((l) => l.address === lower(ref.childRequester)).map(originOfLog), bridgedEntries);
   const origin = [...pairs].find(([, b]) => b === ours)?.[0] ?? null;
   let disputedAt = origin?.disputedAt ?? bridgedLog.blockTimestamp;
   if (disputedAt === null) {

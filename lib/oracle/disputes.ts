@@ -34,6 +34,7 @@ import {
   lower,
   type Origin,
   type Pairing,
+  pairByIdentity,
   readDisputeSources,
   resetKey,
   tunnelIdentity,
@@ -133,7 +134,7 @@ function linkPolygonDisputes(ctx: OracleContext, sources: DisputeSources, linked
     const stamped = stampAncillaryData(ancillaryData, requester);
     const legacyText = legacyBridgedAncillaryData(stamped, origin.oracle);
     // The bridging log of this dispute's own call, paired by identity (it precedes the DisputePrice on chain).
-    const bridged = sources.bridgeOf.get(origin) ?? alreadyBridged(sources, origin, stamped);
+    const bridged = sources.bridgeOf.get(origin) ?? (sources.pair === pairByIdentity ? alreadyBridged(sources, origin, stamped) : undefined);
     let dvm: DvmRequest | null = null;
     if (bridged) {
       // The bridging log of the dispute's own transaction carries the DVM time (the proposal time for Polymarket's
@@ -407,6 +408,7 @@ export async function loadDisputes(
   ctx: OracleContext,
   heads: { ethereum: ChainHead; polygon: ChainHead },
   rollCounts: Map<string, number>,
+  /** The pairing rule (the real one by default); another rule also skips the tunnel's once-only link (the bench's "before"). */
   pairing?: Pairing,
 ): Promise<DisputesSnapshot> {
   const blocks = { ethereum: heads.ethereum.number, polygon: heads.polygon.number };

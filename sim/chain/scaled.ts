@@ -57,6 +57,10 @@ export interface ScaledWorld {
   reveals: number;
   stakers: number;
   stakersFarBehind: number;
+  delegations: { twoSided: number; oneSided: number };
+  unstaking: number;
+  /** VoteCommitted logs in the current round, and the distinct committers among them. */
+  commits: { logs: number; committers: number };
   seedMs: number;
 }
 
@@ -247,6 +251,41 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
     }
     await eth.send(votingV2, V, "seedTrackersBehind", [staker, 0n], 200_000n);
   }
+  // ---- what UMA's figures count differently (docs/oracle-facts.md, "Figures") ----
+  // Delegations: a tenth agreed by both sides, a tenth named by the staker only (not in effect). Unstakes: a tenth
+  // request half their stake, one in 25 all of it. Slashes: a tenth lose 1 % of their stake to the next staker (VotingV2
+  // redistributes what it slashes, so the pair sums to zero). Commits: 40 stakers commit on a request up for vote now,
+  // 10 of them twice (commitVote only replaces the hash).
+  let delegations = { twoSided: 0, oneSided: 0 };
+  let unstaking = 0;
+  for (const [i, staker] of stakers.entries()) {
+    const delegate = addressOf(`scaled-delegate-${i}`);
+    if (i % 10 === 1) {
+      await eth.send(votingV2, V, "seedSetDelegate", [staker, delegate], 300_000n);
+      delegations = { ...delegations, twoSided: delegations.twoSided + 1 };
+    } else if (i % 10 === 2) {
+      await eth.send(votingV2, V, "seedSetDelegateOneSided", [staker, delegate], 300_000n);
+      delegations = { ...delegations, oneSided: delegations.oneSided + 1 };
+    }
+    if (i % 10 === 3 || i % 25 === 4) {
+      await eth.send(votingV2, V, "seedRequestUnstake", [staker, i % 25 === 4 ? amounts[i] : amounts[i] / 2n], 300_000n);
+      unstaking += 1;
+    }
+    if (i % 10 === 5 && i + 1 < stakers.length) {
+      const slash = amounts[i] / 100n;
+      await eth.send(votingV2, V, "seedSlash", [staker, -slash], 300_000n);
+      await eth.send(votingV2, V, "seedSlash", [stakers[i + 1], slash], 300_000n);
+    }
+  }
+  const upForVote = pending.filter((_, k) => k % kinds.length === 1)[0] ?? pending[0];
+  let commits = 0;
+  for (const [k, voter] of stakers.slice(0, 40).entries()) {
+    for (let again = 0; again < (k < 10 ? 2 : 1); again++) {
+      await eth.send(votingV2, V, "seedCommit", [voter, voter, YES_OR_NO, upForVote.time, upForVote.ancillary], 3_000_000n);
+      commits += 1;
+    }
+  }
+
   const sample = requests[1];
   let reveals = 0;
   for (let r = 0; r < options.rounds; r++) {
@@ -271,6 +310,9 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
     reveals,
     stakers: stakers.length,
     stakersFarBehind: farBehind,
+    delegations,
+    unstaking,
+    commits: { logs: commits, committers: Math.min(40, stakers.length) },
     seedMs: Date.now() - started,
   };
 }
