@@ -56,6 +56,18 @@ export const umaCtfAdapterAbi = parseAbi([
   "event QuestionManuallyResolved(bytes32 indexed questionID, uint256[] payouts)",
 ]);
 
+/** Polymarket's NegRiskOperator (Polymarket/neg-risk-ctf-adapter src/NegRiskOperator.sol): what UMA's monitor reads. */
+export const negRiskOperatorAbi = parseAbi([
+  "function questionIds(bytes32 requestId) view returns (bytes32)",
+  "function nrAdapter() view returns (address)",
+]);
+
+/** Polymarket's UmaSportsOracle (Polymarket/uma-sports-oracle src/interfaces/IUmaSportsOracle.sol). */
+export const umaSportsOracleAbi = parseAbi([
+  "event MarketCreated(bytes32 indexed marketId, bytes32 indexed gameId, bytes32 indexed conditionId, uint8 marketType, uint8 underdog, uint256 line)",
+  "event GameReset(bytes32 indexed gameId)",
+]);
+
 /** VotingV2 events the mainnet scan collects, in one eth_getLogs per block range (topic0 OR-list). */
 export const VOTING_SCAN_EVENTS = [
   "Staked",

@@ -2,7 +2,7 @@
 // default (from lib/env.ts); tests build their own to point at a local chain or a dead RPC.
 import { type AbiEvent, type Address, BaseError, getAddress, RpcRequestError } from "viem";
 import { type Db, getDb } from "@/lib/db/client";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, VOTING_SCAN_EVENTS, votingV2Abi } from "./abi";
+import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, umaSportsOracleAbi, VOTING_SCAN_EVENTS, votingV2Abi } from "./abi";
 import { type ChainName, createOracleClients, type OracleClients } from "./clients";
 import { type OracleConfig, oracleConfigFromEnv } from "./config";
 import { onChain, toUpstreamError } from "./errors";
@@ -50,6 +50,8 @@ export const polygonEvents = {
   priceRequestBridged: eventsOf(oracleChildTunnelAbi, ["PriceRequestBridged"]),
   questionReset: eventsOf(umaCtfAdapterAbi, ["QuestionReset"]),
   adapterOutcomes: eventsOf(umaCtfAdapterAbi, ["QuestionReset", "QuestionResolved", "QuestionManuallyResolved"]),
+  gameReset: eventsOf(umaSportsOracleAbi, ["GameReset"]),
+  marketCreated: eventsOf(umaSportsOracleAbi, ["MarketCreated"]),
 };
 
 /** One scan of VotingV2 serves every endpoint: stakers, reveals, requests, rolls and resolutions. */
@@ -79,6 +81,9 @@ export function polygonScan(config: OracleConfig): ScanTarget {
       ...polygonEvents.settle,
       ...polygonEvents.priceRequestBridged,
       ...polygonEvents.adapterOutcomes,
+      // The sports oracle (one of the requesters): its markets per game, and its reset on a first dispute.
+      ...polygonEvents.marketCreated,
+      ...polygonEvents.gameReset,
     ],
     fromBlock: config.optimisticOraclesFromBlock,
     needsTimestamp: true,

@@ -2,7 +2,7 @@
 // PriceRequestBridged, and the mainnet DVM's requests with their rolls and deletions. Plus the one chain lookup the
 // join may need: the Polygon origin of a compressed mainnet request whose dispute lies before the Polygon scan window.
 import { type Address, getAddress, type Hex, keccak256 } from "viem";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, votingV2Abi } from "./abi";
+import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaSportsOracleAbi, votingV2Abi } from "./abi";
 import { type CompressedReference, decodeAncillaryData, dvmRequestId, parseCompressed, stampAncillaryData } from "./ancillary";
 import { type OracleContext, polygonEvents, requesterAddresses, votingEvents } from "./context";
 import { onChain } from "./errors";
@@ -82,7 +82,20 @@ export interface DisputeSources {
   resets: Set<string>;
   /** The pairing rule these sources were read with (also for the logs a targeted lookup finds). */
   pair: Pairing;
+  /** The sports oracle's markets by game id (lower case), from its MarketCreated logs. */
+  sportsMarkets: Map<string, SportsMarket[]>;
 }
+
+export interface SportsMarket {
+  market_id: Hex;
+  /** keccak256(abi.encodePacked(sportsOracle, marketId, 2)): the CTF condition (UmaSportsOracle._prepareMarket). */
+  condition_id: Hex;
+  market_type: "winner" | "spreads" | "totals";
+  /** Spreads and totals: the line, scaled by 1e6 (2.5 = 2500000) as the contract stores it, as a decimal string. */
+  line: string;
+}
+
+const MARKET_TYPES = ["winner", "spreads", "totals"] as const;
 
 /** The key of `DisputeSources.bridgedByIdentity`: the tunnel's requester (the OO), identifier and stamped text. */
 export const tunnelIdentity = (oracle: string, identifier: Hex, stamped: Hex) => `${lower(oracle)}:${lower(identifier)}:${lower(stamped)}`;
@@ -149,13 +162,22 @@ export async function readDisputeSources(
 ): Promise<DisputeSources> {
   const { config } = ctx;
   const db = await ctx.db();
-  const [disputeLogs, bridgedLogs, addedLogs, rolledLogs, deletedLogs, resetLogs] = await Promise.all([
+  const sports = config.sportsOracle ? [getAddress(config.sportsOracle)] : [];
+  const [disputeLogs, bridgedLogs, addedLogs, rolledLogs, deletedLogs, resetLogs, marketLogs] = await Promise.all([
     readLogs(db, "polygon", config.optimisticOracles, polygonEvents.disputePrice, config.optimisticOraclesFromBlock, heads.polygon),
     readLogs(db, "polygon", [config.childTunnel], polygonEvents.priceRequestBridged, config.optimisticOraclesFromBlock, heads.polygon),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestAdded, config.votingV2FromBlock, heads.ethereum),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestRolled, config.votingV2FromBlock, heads.ethereum),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestDeleted, config.votingV2FromBlock, heads.ethereum),
-    readLogs(db, "polygon", requesterAddresses(config), polygonEvents.questionReset, config.optimisticOraclesFromBlock, heads.polygon),
+    readLogs(
+      db,
+      "polygon",
+      requesterAddresses(config),
+      [...polygonEvents.questionReset, ...polygonEvents.gameReset],
+      config.optimisticOraclesFromBlock,
+      heads.polygon,
+    ),
+    sports.length ? readLogs(db, "polygon", sports, polygonEvents.marketCreated, config.optimisticOraclesFromBlock, heads.polygon) : [],
   ]);
   const origins = disputeLogs.map(originOfLog);
   const bridgedByParent = new Map<string, BridgedEntry>();
@@ -166,12 +188,26 @@ export async function readDisputeSources(
     push(bridgedByIdentity, tunnelIdentity(entry.args.requester, entry.args.identifier, entry.args.ancillaryData), entry);
     return entry;
   });
+  // QuestionReset (the adapters) and GameReset (the sports oracle) both carry keccak256 of the request's ancillary data.
   const resets = new Set(
     resetLogs.map((log) => {
-      const { questionID } = decodeStored<{ questionID: Hex }>(umaCtfAdapterAbi, log).args;
-      return `${lower(log.transactionHash)}:${lower(log.address)}:${lower(questionID)}`;
+      const id = log.topics[1];
+      return `${lower(log.transactionHash)}:${lower(log.address)}:${lower(id)}`;
     }),
   );
+  const sportsMarkets = new Map<string, SportsMarket[]>();
+  for (const log of marketLogs) {
+    const a = decodeStored<{ marketId: Hex; gameId: Hex; conditionId: Hex; marketType: number; line: bigint }>(
+      umaSportsOracleAbi,
+      log,
+    ).args;
+    push(sportsMarkets, lower(a.gameId), {
+      market_id: a.marketId,
+      condition_id: a.conditionId,
+      market_type: MARKET_TYPES[a.marketType] ?? "winner",
+      line: a.line.toString(),
+    });
+  }
   const bridgeOf = pair(origins, bridged);
   const originOf = new Map([...bridgeOf].map(([o, b]) => [b, o] as const));
   const idOf = (a: RequestArgs) => lower(dvmRequestId(a.identifier, a.time, a.ancillaryData));
@@ -204,7 +240,7 @@ export async function readDisputeSources(
       request.rolledLogs = Math.max(request.rolledLogs, Number(args.rollCount));
     }
   }
-  return { origins, bridgedByParent, bridgeOf, originOf, bridgedByIdentity, dvmById, resets, pair };
+  return { origins, bridgedByParent, bridgeOf, originOf, bridgedByIdentity, dvmById, resets, pair, sportsMarkets };
 }
 
 function originOfLog(log: StoredLog): Origin {

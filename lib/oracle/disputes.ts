@@ -50,7 +50,9 @@ import {
   type VotePhase,
 } from "./lifecycle";
 import { boundedMulticall, type CallOutcome, required } from "./multicall";
+import { type NegRiskLink, readNegRiskLinks, type SportsLink, sportsLink } from "./market-links";
 import { knownStates, recordStates } from "./request-state";
+import { readSnapshot } from "./snapshots";
 import type { ChainHead } from "./scan";
 import { isoFromSeconds } from "./time";
 
@@ -108,6 +110,10 @@ export interface DisputedAssertion {
     round_id: number | null;
     ancillary_form: "compressed" | "legacy";
   } | null;
+  /** The neg-risk question a NegRiskOperator prepared for this questionID (neg-risk adapters only), else null. */
+  neg_risk: NegRiskLink | null;
+  /** The sports oracle's game (its gameId is `question_id`) and the markets it decides, else null. */
+  sports: SportsLink | null;
   /** Contract states that could not be read for this row; its status is then the best the other reads allow. */
   unread: UnreadState[];
 }
@@ -134,7 +140,8 @@ function linkPolygonDisputes(ctx: OracleContext, sources: DisputeSources, linked
     const stamped = stampAncillaryData(ancillaryData, requester);
     const legacyText = legacyBridgedAncillaryData(stamped, origin.oracle);
     // The bridging log of this dispute's own call, paired by identity (it precedes the DisputePrice on chain).
-    const bridged = sources.bridgeOf.get(origin) ?? (sources.pair === pairByIdentity ? alreadyBridged(sources, origin, stamped) : undefined);
+    const bridged =
+      sources.bridgeOf.get(origin) ?? (sources.pair === pairByIdentity ? alreadyBridged(sources, origin, stamped) : undefined);
     let dvm: DvmRequest | null = null;
     if (bridged) {
       // The bridging log of the dispute's own transaction carries the DVM time (the proposal time for Polymarket's
@@ -346,7 +353,13 @@ export function actualRollCount(
   return dvm.rolledLogs + unprocessed;
 }
 
-function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<string, number>): DisputedAssertion | null {
+interface Links {
+  negRisk: Map<string, NegRiskLink>;
+  sportsMarkets: DisputeSources["sportsMarkets"];
+  sportsOracle: string | null;
+}
+
+function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<string, number>, links: Links): DisputedAssertion | null {
   const unread: UnreadState[] = [];
   const ooRead = row.origin ? states.oo.get(row)! : null;
   if (ooRead && !ooRead.ok) unread.push("oo_state");
@@ -396,6 +409,8 @@ function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<s
           ancillary_form: row.dvm.form,
         }
       : null,
+    neg_risk: links.negRisk.get(lower(keccak256(row.ancillary))) ?? null,
+    sports: lower(row.requester) === links.sportsOracle ? sportsLink(keccak256(row.ancillary), links.sportsMarkets) : null,
     unread,
   };
 }
@@ -416,7 +431,16 @@ export async function loadDisputes(
   const linked = new Set<string>();
   const rows = [...linkPolygonDisputes(ctx, sources, linked), ...(await recoverMainnetOnly(ctx, sources, linked))];
   const states = await readContractStates(ctx, rows, blocks);
-  const disputes = rows.map((row) => toDisputedAssertion(row, states, rollCounts)).filter((d): d is DisputedAssertion => d !== null);
+  // Neg-risk links found once are kept from the previous answer (a prepared question never changes).
+  const previous = await readSnapshot<{ data: { question_id: string; neg_risk?: NegRiskLink | null }[]; meta: object }>(ctx, "disputes");
+  const known = new Map((previous?.body.data ?? []).filter((d) => d.neg_risk).map((d) => [lower(d.question_id), d.neg_risk!] as const));
+  const negRiskIds = rows.filter((r) => ctx.config.negRiskRequesters.has(lower(r.requester))).map((r) => keccak256(r.ancillary));
+  const links: Links = {
+    negRisk: await readNegRiskLinks(ctx, negRiskIds, blocks.polygon, known),
+    sportsMarkets: sources.sportsMarkets,
+    sportsOracle: ctx.config.sportsOracle,
+  };
+  const disputes = rows.map((row) => toDisputedAssertion(row, states, rollCounts, links)).filter((d): d is DisputedAssertion => d !== null);
   // Newest dispute first; rows without a known dispute time (legacy mainnet-only) last.
   disputes.sort((a, b) => (b.disputed_at ?? "").localeCompare(a.disputed_at ?? ""));
   return {

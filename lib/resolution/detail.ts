@@ -11,7 +11,7 @@ import { readDisputeVote } from "@/lib/oracle/dispute-vote";
 import { chainAnswer, getOracleVoters } from "@/lib/oracle/service";
 import { cachedLoad } from "@/lib/upstream";
 import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./disputes";
-import { indexMarkets, joinDisputeToMarket } from "./join";
+import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { type Holder, type Voter, votersHoldingPositions } from "./overlap";
 import { loadJoinedDisputes } from "./service";
 import { decimalToWei, outcomeInWords, outcomeLabelsFromOutcomes, outcomeLabelsFromText } from "./status";
@@ -49,7 +49,7 @@ type JoinedRow = Awaited<ReturnType<typeof loadJoinedDisputes>>["joined"]["dispu
 async function buildDetail(row: JoinedRow, now: number) {
   const db = await getDb();
   const found = await marketsForDisputes(db, [row]);
-  const market = joinDisputeToMarket({ questionId: row.question_id, requester: row.requester }, indexMarkets(found.markets)).market;
+  const market = joinDisputeToMarket(joinKeyOf(row), indexMarkets(found.markets)).market;
   const proposedAt = seconds(row.proposed_at);
   const from = (proposedAt ?? seconds(row.disputed_at) ?? now) - SERIES_LEAD_SECONDS;
   const unread: string[] = [];

@@ -23,6 +23,8 @@ export type ContractName =
   | "MockManagedOptimisticOracleV2"
   | "MockOracleChildTunnel"
   | "MockUmaCtfAdapter"
+  | "MockNegRiskOperator"
+  | "MockUmaSportsOracle"
   | "Multicall3";
 
 export const CONTRACTS_DIR = path.join(__dirname, "contracts");

@@ -9,6 +9,8 @@ import {
   createPublicClient,
   createWalletClient,
   decodeEventLog,
+  encodeAbiParameters,
+  encodePacked,
   getAddress,
   type Hex,
   http,
@@ -21,7 +23,7 @@ import { mainnet, polygon } from "viem/chains";
 import { dvmRequestId, legacyBridgedAncillaryData, stampAncillaryData } from "@/lib/oracle/ancillary";
 import type { LocalChains } from "./index";
 import { compileContracts } from "./compile";
-import { FIRST_ROUND, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS } from "./seed";
+import { FIRST_ROUND, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, SPORTS_ORACLE } from "./seed";
 
 export interface ScaledWorldOptions {
   disputes: number;
@@ -49,6 +51,9 @@ export interface ScaledWorld {
   forms: { legacy: number; compressed: number };
   /** What /disputes must answer for each seeded dispute: one row each, keyed by title and request time. */
   expected: { title: string; requestedAt: string; status: ScaledStatus; rollCount: number }[];
+  /** The neg-risk questions and their market's condition (null: no operator prepared it), and the sports games'. */
+  negRisk: { questionId: Hex; conditionId: Hex | null }[];
+  games: { gameId: Hex; conditionIds: Hex[] }[];
   pending: number;
   rolled: number;
   deleted: number;
@@ -80,7 +85,9 @@ function driver(url: string, chain: typeof mainnet | typeof polygon) {
     async send(address: Address, abi: Abi, functionName: string, args: unknown[], gas = 29_000_000n) {
       const hash = await wallet.writeContract({ address, abi, functionName, args, gas });
       // A 29M-gas bulk transaction can take a while on a loaded machine.
-      const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 600_000 });
+      const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 600_000 }).catch((error: unknown) => {
+        throw new Error(`scaled seed: ${functionName} not mined: ${(error as Error).message.split("\n")[0]}`);
+      });
       if (receipt.status !== "success") throw new Error(`scaled seed: ${functionName} reverted`);
       return receipt;
     },
@@ -91,6 +98,9 @@ interface BridgedLog {
   eventName: string;
   args: { time: bigint; parentRequestId: Hex };
 }
+
+const conditionOf = (oracle: Address, questionId: Hex) =>
+  keccak256(encodePacked(["address", "bytes32", "uint256"], [oracle, questionId, 2n]));
 
 const chunk = <T>(list: T[], size: number) =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
@@ -233,6 +243,59 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
     }
   }
 
+  // ---- neg-risk and sports disputes (Polygon only, not bridged on): the join's other paths ----
+  // Neg-risk: the neg-risk adapter's questions, a 20th of the disputes; each operator prepares half of them (the first
+  // on the NegRiskAdapter UMA's monitor calls legacy, the V4 one on its own), one in ten is prepared by neither.
+  const nrAdapterRequester = POLYMARKET_ADAPTERS[2];
+  const negRisk = Array.from({ length: Math.max(4, Math.round(options.disputes / 20)) }, (_, i) => {
+    const ancillary = polymarketAncillary(`Scaled neg-risk question #${i}: will candidate ${i} win?`, "Scaled neg-risk market.");
+    return { i, title: `Scaled neg-risk question #${i}: will candidate ${i} win?`, ancillary, operator: i % 10 === 9 ? null : i % 2 };
+  });
+  await poly.send(oo, OO, "seedBulkDisputes", [
+    nrAdapterRequester,
+    YES_OR_NO,
+    negRisk.map((q) => BigInt(now - 30 * 86_400 + q.i * 600)),
+    negRisk.map((q) => BigInt(now - 30 * 86_400 + q.i * 600 + 120)),
+    negRisk.map((q) => q.ancillary),
+    addressOf("scaled-proposer"),
+    addressOf("scaled-disputer"),
+  ]);
+  const NR = compileContracts().MockNegRiskOperator.abi;
+  // The market each prepared question is (what Gamma would list): its condition names the operator's nrAdapter().
+  const negRiskCondition = new Map<number, Hex>();
+  for (const [k, operator] of chains.addresses.negRiskOperators.entries()) {
+    const mine = negRisk.filter((q) => q.operator === k);
+    const marketId = `0x${keccak256(stringToHex(`scaled-neg-risk-market-${k}`)).slice(2, 64)}00` as Hex;
+    if (!mine.length) continue;
+    await poly.send(operator, NR, "seedBulkPrepare", [marketId, mine.map((q) => keccak256(q.ancillary))]);
+    const nrAdapter = (await poly.pub.readContract({ address: operator, abi: NR, functionName: "nrAdapter" })) as Address;
+    mine.forEach((q, index) =>
+      negRiskCondition.set(q.i, conditionOf(nrAdapter, `0x${(BigInt(marketId) + BigInt(index)).toString(16).padStart(64, "0")}`)),
+    );
+  }
+  // Sports: a 40th of the disputes are games (MULTIPLE_VALUES), each with a winner, a spreads and a totals market.
+  const games = Array.from({ length: Math.max(4, Math.round(options.disputes / 40)) }, (_, i) => {
+    const title = `Scaled game #${i}: Home ${i} vs. Away ${i}`;
+    const ancillary = stringToHex(
+      `{"title":"${title}","description":"Final scores.","labels":["Home","Away"]},initializer:${"1".repeat(40)}`,
+    );
+    return { i, title, ancillary };
+  });
+  await poly.send(SPORTS_ORACLE, compileContracts().MockUmaSportsOracle.abi, "seedBulkMarkets", [games.map((g) => keccak256(g.ancillary))]);
+  await poly.send(oo, OO, "seedBulkDisputes", [
+    SPORTS_ORACLE,
+    stringToHex("MULTIPLE_VALUES", { size: 32 }),
+    games.map((g) => BigInt(now - 20 * 86_400 + g.i * 600)),
+    games.map((g) => BigInt(now - 20 * 86_400 + g.i * 600 + 120)),
+    games.map((g) => g.ancillary),
+    addressOf("scaled-proposer"),
+    addressOf("scaled-disputer"),
+  ]);
+  const otherExpected = [
+    ...negRisk.map((q) => ({ title: q.title, requestedAt: new Date((now - 30 * 86_400 + q.i * 600) * 1000).toISOString() })),
+    ...games.map((g) => ({ title: g.title, requestedAt: new Date((now - 20 * 86_400 + g.i * 600) * 1000).toISOString() })),
+  ].map((e) => ({ ...e, status: "disputed" as const, rollCount: 0 }));
+
   // ---- stakers, trackers, reveals ----
   const stakers = Array.from({ length: options.stakers }, (_, i) => addressOf(`scaled-staker-${i}`));
   const amounts = stakers.map((_, i) => parseUnits(String(10_000 + ((i * 7919) % 90_000)), 18));
@@ -297,11 +360,38 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
     disputes: questions.length,
     disputedTwice: questions.filter((q) => q.twice).length,
     forms,
-    expected: questions.map((q) => ({
-      title: q.title,
-      requestedAt: new Date(q.timestamp * 1000).toISOString(),
-      ...expectedOf.get(q.i)!,
-    })),
+    expected: [
+      ...questions.map((q) => ({
+        title: q.title,
+        requestedAt: new Date(q.timestamp * 1000).toISOString(),
+        ...expectedOf.get(q.i)!,
+      })),
+      ...otherExpected,
+    ],
+    negRisk: negRisk.map((q) => ({ questionId: keccak256(q.ancillary), conditionId: negRiskCondition.get(q.i) ?? null })),
+    // UmaSportsOracle: marketId = keccak256(abi.encode(gameId, type, underdog, line, creator)), its condition's oracle
+    // the sports oracle (the seed's dev account creates them).
+    games: games.map((g) => {
+      const gameId = keccak256(g.ancillary);
+      return {
+        gameId,
+        conditionIds: [
+          [0, 0n],
+          [1, 1_500_000n],
+          [2, 2_500_000n],
+        ].map(([type, line]) =>
+          conditionOf(
+            SPORTS_ORACLE,
+            keccak256(
+              encodeAbiParameters(
+                [{ type: "bytes32" }, { type: "uint8" }, { type: "uint8" }, { type: "uint256" }, { type: "address" }],
+                [gameId, Number(type), 0, BigInt(line), account.address],
+              ),
+            ),
+          ),
+        ),
+      };
+    }),
     pending: pending.length - deleted,
     rolled,
     deleted,

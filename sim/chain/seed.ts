@@ -48,6 +48,10 @@ export const ROOT_TUNNEL_ADDRESS: Address = "0x9B40E25dDd4518F36c50ce8AEf53Ee527
 export const POLYMARKET_ADAPTERS: Address[] = [UMA_CTF_ADAPTER_V2, UMA_CTF_ADAPTER_V3_1, NEG_RISK_UMA_CTF_ADAPTER];
 /** UmaCtfAdapter v4 (Polymarket's adapter on the Managed OOv2), also running MockUmaCtfAdapter, on the Managed OOv2. */
 export const UMA_CTF_ADAPTER_V4: Address = "0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7";
+/** Polymarket's UmaSportsOracle at its real address, running MockUmaSportsOracle on the legacy OOv2. */
+export const SPORTS_ORACLE: Address = "0xb21182d0494521Cf45DbbeEbb5A3ACAAb6d22093";
+/** The NegRiskAdapter the first operator's conditions name (UMA's monitor: LEGACY_NEG_RISK_ADAPTER). */
+export const LEGACY_NEG_RISK_ADAPTER: Address = "0xd91E80cF2E7be2e162c6513ceD06f1dD0dA35296";
 const OTHER_REQUESTER: Address = "0x00000000000000000000000000000000DeaDBeef";
 const DEV_ACCOUNT: Address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const YES_OR_NO = stringToHex("YES_OR_NO_QUERY", { size: 32 });
@@ -111,7 +115,13 @@ export interface SeedExpectation {
 }
 
 export interface SeedResult {
-  addresses: { votingV2: Address; optimisticOracleV2: Address; managedOptimisticOracleV2: Address; childTunnel: Address };
+  addresses: {
+    votingV2: Address;
+    optimisticOracleV2: Address;
+    managedOptimisticOracleV2: Address;
+    childTunnel: Address;
+    negRiskOperators: Address[];
+  };
   fromBlocks: { votingV2: number; optimisticOracleV2: number };
   expected: SeedExpectation;
 }
@@ -211,6 +221,13 @@ export async function seedChains(
     await poly.placeCode(adapter, artifacts.MockUmaCtfAdapter);
     await poly.send(adapter, A, "seedInit", [itsOracle], roundStart(K) + 103);
   }
+  await poly.placeCode(SPORTS_ORACLE, artifacts.MockUmaSportsOracle);
+  await poly.send(SPORTS_ORACLE, artifacts.MockUmaSportsOracle.abi, "seedInit", [oo], roundStart(K) + 103);
+  // Both NegRiskOperators: the first on the NegRiskAdapter UMA's monitor calls legacy, the V4 one on another adapter.
+  const negRiskOperators = [
+    await poly.deploy(artifacts.MockNegRiskOperator, [LEGACY_NEG_RISK_ADAPTER], roundStart(K) + 104),
+    await poly.deploy(artifacts.MockNegRiskOperator, [addressOf("neg-risk-adapter-v4")], roundStart(K) + 105),
+  ];
 
   // ---- stakers ----
   const S = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`S${i + 1}`, addressOf(`staker-${i + 1}`)])) as Record<string, Address>;
@@ -519,7 +536,7 @@ export async function seedChains(
     1;
   const [ethBlock, polyBlock] = await Promise.all([eth.public_.getBlockNumber(), poly.public_.getBlockNumber()]);
   return {
-    addresses: { votingV2: voting, optimisticOracleV2: oo, managedOptimisticOracleV2: managedOo, childTunnel: tunnel },
+    addresses: { votingV2: voting, optimisticOracleV2: oo, managedOptimisticOracleV2: managedOo, childTunnel: tunnel, negRiskOperators },
     fromBlocks: { votingV2: 0, optimisticOracleV2: polygonFromBlock },
     expected: {
       chain_time: iso(now),

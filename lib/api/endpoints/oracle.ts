@@ -161,6 +161,35 @@ export const DisputedAssertionSchema = z
       })
       .nullable()
       .describe("The request on the mainnet DVM; null until the dispute has been bridged"),
+    neg_risk: z
+      .object({
+        operator: address.describe("The NegRiskOperator whose questionIds(question_id) answered"),
+        question_id: z.string().describe("The neg-risk question id (Gamma's `questionID` of the market)"),
+        market_id: z.string().describe("Its neg-risk market id (Gamma's `negRiskMarketID`)"),
+        condition_ids: z
+          .array(z.string())
+          .describe("getConditionId(adapter, question_id, 2) for the operator's nrAdapter() and the legacy NegRiskAdapter 0xd91E80cF…5296"),
+      })
+      .nullable()
+      .describe(
+        "For a neg-risk adapter's question: the question the operator prepared for this questionID (docs/oracle-indexer.md); else null",
+      ),
+    sports: z
+      .object({
+        game_id: z.string().describe("keccak256 of the game's ancillary data (UmaSportsOracle)"),
+        markets: z
+          .array(
+            z.object({
+              market_id: z.string(),
+              condition_id: z.string(),
+              market_type: z.enum(["winner", "spreads", "totals"]),
+              line: z.string().describe("Spreads and totals line scaled by 1e6, as the contract stores it"),
+            }),
+          )
+          .describe("Every market the sports oracle created on the game (MarketCreated logs): one dispute decides them all"),
+      })
+      .nullable()
+      .describe("For a dispute of Polymarket's sports oracle (MULTIPLE_VALUES game scores): the game and its markets; else null"),
     unread: z
       .array(z.enum(["oo_state", "dvm_status"]))
       .describe(

@@ -7,8 +7,21 @@
 //     shares the first's DVM request, and stays one row;
 //   - roll counts as VotingV2 counts them (`_getActualRollCount`), processed or not, and the current round for an Active
 //     request (getPriceRequestStatuses);
+//   - a neg-risk dispute joins through the NegRiskOperator's questionIds() (a market Gamma lists without a request id),
+//     a sports dispute through its game's MarketCreated markets;
 //   - State 3 stored for a Managed OOv2 proposal (before its semantics were known) is repaired to Proposed.
-import { type Abi, type Address, decodeEventLog, encodeAbiParameters, type Hex, keccak256, type TransactionReceipt } from "viem";
+import {
+  type Abi,
+  type Address,
+  decodeEventLog,
+  encodeAbiParameters,
+  encodePacked,
+  getAddress,
+  type Hex,
+  keccak256,
+  stringToHex,
+  type TransactionReceipt,
+} from "viem";
 import { mainnet, polygon } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadEnv } from "@/lib/env";
@@ -18,10 +31,11 @@ import { createOracleContext, type OracleContext } from "@/lib/oracle/context";
 import { runIndexerPass } from "@/lib/oracle/indexer";
 import { readIndexedProposals } from "@/lib/oracle/proposals";
 import { getOracleDisputes, getOracleRounds } from "@/lib/oracle/service";
+import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "@/lib/resolution/join";
 import { resolutionsByConditionId } from "@/lib/resolution/market-status";
 import { type LocalChains, startLocalChains } from "@/sim/chain";
 import { compileContracts } from "@/sim/chain/compile";
-import { POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS } from "@/sim/chain/seed";
+import { LEGACY_NEG_RISK_ADAPTER, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, SPORTS_ORACLE } from "@/sim/chain/seed";
 import { freshDb } from "./helpers";
 import { driver, ONE, YES_OR_NO } from "@/tests/helpers/chain-driver";
 
@@ -246,6 +260,89 @@ describe("the contracts' own order and bookkeeping, read back", () => {
     ];
     const active = (await getOracleRounds(ctx)).body.data.find((r) => r.round_id === current)!;
     expect(active.requests).toBe(Number(toVote) + 1);
+  });
+
+  it("a neg-risk dispute joins through the operator's question (nrAdapter() and the legacy adapter), with no Gamma request id", async () => {
+    const adapter = POLYMARKET_ADAPTERS[2];
+    const oo = chains.addresses.optimisticOracleV2;
+    const OO = artifacts.MockOptimisticOracleV2.abi;
+    const operatorV4 = chains.addresses.negRiskOperators[1];
+    const ancillary = polymarketAncillary("Will candidate C win the neg-risk reality election?", "Reality test.");
+    const questionID = keccak256(ancillary);
+    const asked = await blockTime(
+      await poly.send(adapter, artifacts.MockUmaCtfAdapter.abi, "seedInitialize", [ancillary, someone(10), 0n]),
+    );
+    // The operator prepares the question with the adapter's questionID as its requestId (NegRiskOperator.prepareQuestion).
+    const marketId = `0x${"ab".repeat(31)}00` as Hex;
+    await poly.send(operatorV4, artifacts.MockNegRiskOperator.abi, "seedPrepareQuestion", [marketId, "0x", questionID]);
+    await poly.send(operatorV4, artifacts.MockNegRiskOperator.abi, "seedPrepareQuestion", [marketId, "0x01", keccak256("0x01")]);
+    await poly.advanceTo(asked + 60n);
+    await poly.send(oo, OO, "seedProposePrice", [adapter, someone(11), YES_OR_NO, asked, ancillary, ONE]);
+    await poly.advanceTo(asked + 120n);
+    await poly.send(oo, OO, "seedDisputePrice", [adapter, someone(12), YES_OR_NO, asked, ancillary]);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    const row = (await getOracleDisputes(ctx)).body.data.find((d) => d.question_id === questionID)!;
+    const nrAdapter = (await poly.pub.readContract({
+      address: operatorV4,
+      abi: artifacts.MockNegRiskOperator.abi,
+      functionName: "nrAdapter",
+    })) as Address;
+    const conditionOf = (oracle: Address, id: Hex) => keccak256(encodePacked(["address", "bytes32", "uint256"], [oracle, id, 2n]));
+    expect(row.neg_risk).toEqual({
+      operator: getAddress(operatorV4),
+      question_id: marketId,
+      market_id: marketId,
+      condition_ids: [conditionOf(nrAdapter, marketId), conditionOf(LEGACY_NEG_RISK_ADAPTER, marketId)],
+    });
+    // A market Gamma lists without `negRiskRequestID` (the sampler never stored it): joined by the operator's question.
+    const gammaMarket = { id: "nr-1", conditionId: conditionOf(nrAdapter, marketId), questionID: null, negRiskRequestID: null };
+    expect(joinDisputeToMarket(joinKeyOf(row), indexMarkets([gammaMarket]))).toMatchObject({
+      market: { id: "nr-1" },
+      method: "neg_risk_operator",
+    });
+  });
+
+  it("a sports dispute is listed with its game's markets and joins by game id; its first dispute resets the game", async () => {
+    const sports = SPORTS_ORACLE;
+    const S = artifacts.MockUmaSportsOracle.abi;
+    const OO = artifacts.MockOptimisticOracleV2.abi;
+    const oo = chains.addresses.optimisticOracleV2;
+    const MULTIPLE_VALUES = stringToHex("MULTIPLE_VALUES", { size: 32 });
+    const game = stringToHex(
+      `{"title":"Reality FC vs. Test United","description":"Final scores of the match.","labels":["Reality FC","Test United"]},initializer:${someone(13).slice(2)}`,
+    );
+    const gameId = keccak256(game);
+    const created = await blockTime(await poly.send(sports, S, "seedCreateGame", [game]));
+    for (const [type, line] of [
+      [0, 0n],
+      [1, 1_500_000n],
+      [2, 2_500_000n],
+    ] as const) {
+      await poly.send(sports, S, "createMarket", [gameId, type, 0, line]);
+    }
+    await poly.advanceTo(created + 60n);
+    await poly.send(oo, OO, "seedProposePrice", [sports, someone(14), MULTIPLE_VALUES, created, game, 3n]);
+    await poly.advanceTo(created + 120n);
+    const dispute = await poly.send(oo, OO, "seedDisputePrice", [sports, someone(15), MULTIPLE_VALUES, created, game]);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    const row = (await getOracleDisputes(ctx)).body.data.find((d) => d.question_id === gameId)!;
+    expect(row).toMatchObject({
+      title: "Reality FC vs. Test United",
+      identifier: "MULTIPLE_VALUES",
+      question_reset: true,
+      dispute_tx_hash: dispute.transactionHash,
+    });
+    expect(row.sports?.game_id).toBe(gameId);
+    expect(row.sports?.markets.map((m) => [m.market_type, m.line])).toEqual([
+      ["winner", "0"],
+      ["spreads", "1500000"],
+      ["totals", "2500000"],
+    ]);
+    const winner = row.sports!.markets[0];
+    // UmaSportsOracle._prepareMarket: the condition's oracle is the sports oracle, its question the market id.
+    expect(winner.condition_id).toBe(keccak256(encodePacked(["address", "bytes32", "uint256"], [sports, winner.market_id, 2n])));
+    const markets = row.sports!.markets.map((m, i) => ({ id: `game-${i}`, conditionId: m.condition_id }));
+    expect(joinDisputeToMarket(joinKeyOf(row), indexMarkets(markets))).toMatchObject({ market: { id: "game-0" }, method: "sports_game" });
   });
 
   it("State 3 stored for a Managed OOv2 proposal is repaired: the proposal reads as proposed again", async () => {
