@@ -28,7 +28,9 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
   try {
     progress("oracle: seeding the mainnet-scale world ...");
     const world = await seedScaledWorld(chains, await benchOracleScale());
-    progress(`oracle: seeded in ${(world.seedMs / 1000).toFixed(1)} s: ${JSON.stringify({ ...world, expected: world.expected.length })}`);
+    progress(
+      `oracle: seeded in ${(world.seedMs / 1000).toFixed(1)} s: ${JSON.stringify({ ...world, expected: world.expected.length, negRisk: world.negRisk.length, games: world.games.length })}`,
+    );
     const { db, ctx } = await benchOracleContext(chains, pglite);
     for (const s of Object.values(chains.standins)) s.resetCounters();
 
@@ -61,7 +63,7 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     const voters = (await service.getOracleVoters({ limit: 500 }, ctx)).body;
     const rounds = (await service.getOracleRounds(ctx)).body;
     const summary = (await service.getOracleSummary(ctx)).body;
-    const scaledRows = disputes.data.filter((d) => d.title?.startsWith("Scaled question #"));
+    const scaledRows = disputes.data.filter((d) => d.title?.startsWith("Scaled "));
     const check = {
       disputes_listed: scaledRows.length,
       disputes_seeded: world.disputes,
@@ -110,7 +112,8 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     // ---- every seeded dispute: one row with its status and roll count (sim/chain/scaled.ts `expected`) ----
     const keyOf = (title: string | null, requestedAt: string | null) => `${title}|${requestedAt}`;
     const rowsByKey = new Map<string, typeof scaledRows>();
-    for (const d of scaledRows) rowsByKey.set(keyOf(d.title, d.requested_at), [...(rowsByKey.get(keyOf(d.title, d.requested_at)) ?? []), d]);
+    for (const d of scaledRows)
+      rowsByKey.set(keyOf(d.title, d.requested_at), [...(rowsByKey.get(keyOf(d.title, d.requested_at)) ?? []), d]);
     const expectedKeys = new Set(world.expected.map((e) => keyOf(e.title, e.requestedAt)));
     const rowCheck = { one_row: 0, missing: 0, several_rows: 0, wrong_status: 0, wrong_roll_count: 0, rows_matching_no_dispute: 0 };
     const statusCounts: Record<string, number> = {};
@@ -128,13 +131,52 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     rowCheck.rows_matching_no_dispute = scaledRows.filter((d) => !expectedKeys.has(keyOf(d.title, d.requested_at))).length;
     progress(`oracle: rows vs the seeded disputes ${JSON.stringify(rowCheck)}, statuses ${JSON.stringify(statusCounts)}`);
 
+    // ---- the dispute -> market join by path (docs/resolution.md): markets as Gamma would list them for the seeded
+    // questions, three in four stored by the sampler, the rest found only by a Gamma lookup of the expected condition
+    // ids (lib/resolution/disputes.ts marketsForDisputes) ----
+    const { indexMarkets, joinDisputeToMarket, joinKeyOf } = await import("../lib/resolution/join");
+    const { expectedConditionIds } = await import("../lib/resolution/disputes");
+    const { standardMarketIds } = await import("../sim/polymarket/disputed");
+    const { scaledQuestionAncillary } = await import("../sim/chain/scaled");
+    const { POLYMARKET_ADAPTERS } = await import("../sim/chain/seed");
+    const gammaMarkets = [
+      ...Array.from({ length: world.disputes }, (_, i) => {
+        const ids = standardMarketIds(POLYMARKET_ADAPTERS[0], scaledQuestionAncillary(i));
+        return { id: `std-${i}`, conditionId: ids.conditionId, questionID: ids.questionID };
+      }),
+      // Neg-risk markets as Gamma may list them without `negRiskRequestID`: only the operator's question leads there.
+      ...world.negRisk.flatMap((q, i) => (q.conditionId ? [{ id: `nr-${i}`, conditionId: q.conditionId, questionID: null }] : [])),
+      ...world.games.flatMap((g, i) => g.conditionIds.map((c, k) => ({ id: `game-${i}-${k}`, conditionId: c, questionID: null }))),
+    ];
+    const stored = gammaMarkets.filter((_, i) => i % 4 !== 3);
+    const storedIndex = indexMarkets(stored);
+    const gammaByCondition = new Map(gammaMarkets.map((m) => [m.conditionId.toLowerCase(), m]));
+    const joins: Record<string, number> = { direct: 0, neg_risk_operator: 0, sports: 0, gamma_lookup: 0, unjoined: 0 };
+    const gammaByMethod: Record<string, number> = {};
+    for (const d of scaledRows) {
+      const key = joinKeyOf(d);
+      const local = joinDisputeToMarket(key, storedIndex);
+      if (local.market) {
+        joins[local.method === "neg_risk_operator" ? "neg_risk_operator" : local.method === "sports_game" ? "sports" : "direct"] += 1;
+        continue;
+      }
+      const fetched = expectedConditionIds(d).flatMap((c) => gammaByCondition.get(c) ?? []);
+      const remote = joinDisputeToMarket(key, indexMarkets([...stored, ...fetched]));
+      if (remote.market) {
+        joins.gamma_lookup += 1;
+        gammaByMethod[remote.method] = (gammaByMethod[remote.method] ?? 0) + 1;
+      } else joins.unjoined += 1;
+    }
+    const joinFigure = { ...joins, gamma_lookup_by_method: gammaByMethod, rows: scaledRows.length };
+    progress(`oracle: joins by path ${JSON.stringify(joinFigure)}`);
+
     // ---- the same logs paired by the rule used before 2026-11 (bridging log looked for after the dispute) ----
     const { indexedHead } = await import("../lib/oracle/context");
     const { loadChainSummary } = await import("../lib/oracle/summary");
     const { loadDisputes } = await import("../lib/oracle/disputes");
     const heads = { ethereum: await indexedHead(ctx, "ethereum"), polygon: await indexedHead(ctx, "polygon") };
     const chainNow = await loadChainSummary(ctx, heads.ethereum);
-    const isScaled = (d: { title: string | null }) => d.title?.startsWith("Scaled question #") ?? false;
+    const isScaled = (d: { title: string | null }) => d.title?.startsWith("Scaled ") ?? false;
     const byOldRule = (await loadDisputes(ctx, heads, chainNow.rollCounts, await pairByLogOrder())).disputes.filter(isScaled);
     const pairing = {
       seeded: world.disputes,
@@ -186,10 +228,11 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     };
     progress(`oracle: UMA figures before/after ${JSON.stringify(umaFigures)}`);
 
-    const { expected: _perDispute, ...worldFigures } = world;
+    const { expected: _perDispute, negRisk, games, ...worldFigures } = world;
     figures.oracle = {
-      world: worldFigures,
+      world: { ...worldFigures, neg_risk_disputes: negRisk.length, sports_disputes: games.length },
       rows: { ...rowCheck, statuses: statusCounts },
+      joins: joinFigure,
       pairing,
       uma_figures: umaFigures,
       limits: REALISTIC_LIMITS,
