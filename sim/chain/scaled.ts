@@ -127,6 +127,14 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
   const poly = driver(chains.anvilUrls.polygon, polygon);
   const { votingV2, optimisticOracleV2: oo, childTunnel } = chains.addresses;
   const now = Number((await poly.pub.getBlock()).timestamp);
+  // Hundreds of blocks above the gas target raise the base fee 12.5 % each (EIP-1559): the dev account's 1,000 ETH
+  // runs out and anvil drops the next transaction without a word. Fund it for the whole seeding.
+  for (const chain of [eth, poly]) {
+    await (chain.pub.request as (args: { method: string; params: unknown[] }) => Promise<unknown>)({
+      method: "anvil_setBalance",
+      params: [account.address, `0x${(10n ** 30n).toString(16)}`],
+    });
+  }
 
   // ---- Polygon: disputes, 5% of them a second dispute of an earlier question (same text, later request) ----
   const requester = POLYMARKET_ADAPTERS[0];
