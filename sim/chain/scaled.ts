@@ -259,15 +259,18 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
     const ancillary = polymarketAncillary(`Scaled neg-risk question #${i}: will candidate ${i} win?`, "Scaled neg-risk market.");
     return { i, title: `Scaled neg-risk question #${i}: will candidate ${i} win?`, ancillary, operator: i % 10 === 9 ? null : i % 2 };
   });
-  await poly.send(oo, OO, "seedBulkDisputes", [
-    nrAdapterRequester,
-    YES_OR_NO,
-    negRisk.map((q) => BigInt(now - 30 * 86_400 + q.i * 600)),
-    negRisk.map((q) => BigInt(now - 30 * 86_400 + q.i * 600 + 120)),
-    negRisk.map((q) => q.ancillary),
-    addressOf("scaled-proposer"),
-    addressOf("scaled-disputer"),
-  ]);
+  // 40 a transaction: each dispute costs about 0.4M gas (the tunnel's compression, events, the adapter's callback).
+  for (const batch of chunk(negRisk, 40)) {
+    await poly.send(oo, OO, "seedBulkDisputes", [
+      nrAdapterRequester,
+      YES_OR_NO,
+      batch.map((q) => BigInt(now - 30 * 86_400 + q.i * 600)),
+      batch.map((q) => BigInt(now - 30 * 86_400 + q.i * 600 + 120)),
+      batch.map((q) => q.ancillary),
+      addressOf("scaled-proposer"),
+      addressOf("scaled-disputer"),
+    ]);
+  }
   const NR = compileContracts().MockNegRiskOperator.abi;
   // The market each prepared question is (what Gamma would list): its condition names the operator's nrAdapter().
   const negRiskCondition = new Map<number, Hex>();
@@ -289,16 +292,20 @@ export async function seedScaledWorld(chains: LocalChains, options: ScaledWorldO
     );
     return { i, title, ancillary };
   });
-  await poly.send(SPORTS_ORACLE, compileContracts().MockUmaSportsOracle.abi, "seedBulkMarkets", [games.map((g) => keccak256(g.ancillary))]);
-  await poly.send(oo, OO, "seedBulkDisputes", [
-    SPORTS_ORACLE,
-    stringToHex("MULTIPLE_VALUES", { size: 32 }),
-    games.map((g) => BigInt(now - 20 * 86_400 + g.i * 600)),
-    games.map((g) => BigInt(now - 20 * 86_400 + g.i * 600 + 120)),
-    games.map((g) => g.ancillary),
-    addressOf("scaled-proposer"),
-    addressOf("scaled-disputer"),
-  ]);
+  for (const batch of chunk(games, 40)) {
+    await poly.send(SPORTS_ORACLE, compileContracts().MockUmaSportsOracle.abi, "seedBulkMarkets", [
+      batch.map((g) => keccak256(g.ancillary)),
+    ]);
+    await poly.send(oo, OO, "seedBulkDisputes", [
+      SPORTS_ORACLE,
+      stringToHex("MULTIPLE_VALUES", { size: 32 }),
+      batch.map((g) => BigInt(now - 20 * 86_400 + g.i * 600)),
+      batch.map((g) => BigInt(now - 20 * 86_400 + g.i * 600 + 120)),
+      batch.map((g) => g.ancillary),
+      addressOf("scaled-proposer"),
+      addressOf("scaled-disputer"),
+    ]);
+  }
   const otherExpected = [
     ...negRisk.map((q) => ({ title: q.title, requestedAt: new Date((now - 30 * 86_400 + q.i * 600) * 1000).toISOString() })),
     ...games.map((g) => ({ title: g.title, requestedAt: new Date((now - 20 * 86_400 + g.i * 600) * 1000).toISOString() })),
