@@ -82,7 +82,8 @@ export function expectedConditionId(dispute: Pick<JoinableDispute, "question_id"
  * (its nrAdapter's and the legacy NegRiskAdapter's) and the sports game's markets', each from the index's row.
  */
 export function expectedConditionIds(dispute: JoinableDispute): Hex[] {
-  const standard = expectedConditionId(dispute);
+  // A sports game's markets are the oracle's own conditions, never the standard adapter rule.
+  const standard = dispute.sports ? null : expectedConditionId(dispute);
   return [
     ...(standard ? [standard] : []),
     ...((dispute.neg_risk?.condition_ids ?? []) as Hex[]),
