@@ -4,7 +4,7 @@
 // warm. Figures: cold backfill wall time and RPC calls by method, warm p50/p95 per endpoint, RPC calls per warm request.
 import { performance } from "node:perf_hooks";
 import { PGlite } from "@electric-sql/pglite";
-import { benchOracleContext, benchOracleScale } from "./lib/oracle-world";
+import { benchOracleContext, benchOracleScale, pairByLogOrder } from "./lib/oracle-world";
 
 export interface BenchRow {
   section: string;
@@ -28,7 +28,9 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
   try {
     progress("oracle: seeding the mainnet-scale world ...");
     const world = await seedScaledWorld(chains, await benchOracleScale());
-    progress(`oracle: seeded in ${(world.seedMs / 1000).toFixed(1)} s: ${JSON.stringify(world)}`);
+    progress(
+      `oracle: seeded in ${(world.seedMs / 1000).toFixed(1)} s: ${JSON.stringify({ ...world, expected: world.expected.length, negRisk: world.negRisk.length, games: world.games.length })}`,
+    );
     const { db, ctx } = await benchOracleContext(chains, pglite);
     for (const s of Object.values(chains.standins)) s.resetCounters();
 
@@ -61,7 +63,7 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     const voters = (await service.getOracleVoters({ limit: 500 }, ctx)).body;
     const rounds = (await service.getOracleRounds(ctx)).body;
     const summary = (await service.getOracleSummary(ctx)).body;
-    const scaledRows = disputes.data.filter((d) => d.title?.startsWith("Scaled question #"));
+    const scaledRows = disputes.data.filter((d) => d.title?.startsWith("Scaled "));
     const check = {
       disputes_listed: scaledRows.length,
       disputes_seeded: world.disputes,
@@ -107,8 +109,132 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
       (ctx.clients.rpcCalls.ethereum + ctx.clients.rpcCalls.polygon - beforeClient);
     const warmRequests = N * Object.keys(endpoints).length;
 
+    // ---- every seeded dispute: one row with its status and roll count (sim/chain/scaled.ts `expected`) ----
+    const keyOf = (title: string | null, requestedAt: string | null) => `${title}|${requestedAt}`;
+    const rowsByKey = new Map<string, typeof scaledRows>();
+    for (const d of scaledRows)
+      rowsByKey.set(keyOf(d.title, d.requested_at), [...(rowsByKey.get(keyOf(d.title, d.requested_at)) ?? []), d]);
+    const expectedKeys = new Set(world.expected.map((e) => keyOf(e.title, e.requestedAt)));
+    const rowCheck = { one_row: 0, missing: 0, several_rows: 0, wrong_status: 0, wrong_roll_count: 0, rows_matching_no_dispute: 0 };
+    const statusCounts: Record<string, number> = {};
+    for (const e of world.expected) {
+      const found = rowsByKey.get(keyOf(e.title, e.requestedAt)) ?? [];
+      if (!found.length) rowCheck.missing += 1;
+      else if (found.length > 1) rowCheck.several_rows += 1;
+      else {
+        rowCheck.one_row += 1;
+        if (found[0].status !== e.status) rowCheck.wrong_status += 1;
+        if (found[0].roll_count !== e.rollCount) rowCheck.wrong_roll_count += 1;
+        statusCounts[found[0].status] = (statusCounts[found[0].status] ?? 0) + 1;
+      }
+    }
+    rowCheck.rows_matching_no_dispute = scaledRows.filter((d) => !expectedKeys.has(keyOf(d.title, d.requested_at))).length;
+    progress(`oracle: rows vs the seeded disputes ${JSON.stringify(rowCheck)}, statuses ${JSON.stringify(statusCounts)}`);
+
+    // ---- the dispute -> market join by path (docs/resolution.md): markets as Gamma would list them for the seeded
+    // questions, three in four stored by the sampler, the rest found only by a Gamma lookup of the expected condition
+    // ids (lib/resolution/disputes.ts marketsForDisputes) ----
+    const { indexMarkets, joinDisputeToMarket, joinKeyOf } = await import("../lib/resolution/join");
+    const { expectedConditionIds } = await import("../lib/resolution/disputes");
+    const { standardMarketIds } = await import("../sim/polymarket/disputed");
+    const { scaledQuestionAncillary } = await import("../sim/chain/scaled");
+    const { POLYMARKET_ADAPTERS } = await import("../sim/chain/seed");
+    const gammaMarkets = [
+      ...Array.from({ length: world.disputes }, (_, i) => {
+        const ids = standardMarketIds(POLYMARKET_ADAPTERS[0], scaledQuestionAncillary(i));
+        return { id: `std-${i}`, conditionId: ids.conditionId, questionID: ids.questionID };
+      }),
+      // Neg-risk markets as Gamma may list them without `negRiskRequestID`: only the operator's question leads there.
+      ...world.negRisk.flatMap((q, i) => (q.conditionId ? [{ id: `nr-${i}`, conditionId: q.conditionId, questionID: null }] : [])),
+      ...world.games.flatMap((g, i) => g.conditionIds.map((c, k) => ({ id: `game-${i}-${k}`, conditionId: c, questionID: null }))),
+    ];
+    const stored = gammaMarkets.filter((_, i) => i % 4 !== 3);
+    const storedIndex = indexMarkets(stored);
+    const gammaByCondition = new Map(gammaMarkets.map((m) => [m.conditionId.toLowerCase(), m]));
+    const joins: Record<string, number> = { direct: 0, neg_risk_operator: 0, sports: 0, gamma_lookup: 0, unjoined: 0 };
+    const gammaByMethod: Record<string, number> = {};
+    for (const d of scaledRows) {
+      const key = joinKeyOf(d);
+      const local = joinDisputeToMarket(key, storedIndex);
+      if (local.market) {
+        joins[local.method === "neg_risk_operator" ? "neg_risk_operator" : local.method === "sports_game" ? "sports" : "direct"] += 1;
+        continue;
+      }
+      const fetched = expectedConditionIds(d).flatMap((c) => gammaByCondition.get(c) ?? []);
+      const remote = joinDisputeToMarket(key, indexMarkets([...stored, ...fetched]));
+      if (remote.market) {
+        joins.gamma_lookup += 1;
+        gammaByMethod[remote.method] = (gammaByMethod[remote.method] ?? 0) + 1;
+      } else joins.unjoined += 1;
+    }
+    const joinFigure = { ...joins, gamma_lookup_by_method: gammaByMethod, rows: scaledRows.length };
+    progress(`oracle: joins by path ${JSON.stringify(joinFigure)}`);
+
+    // ---- the same logs paired by the rule used before 2026-11 (bridging log looked for after the dispute) ----
+    const { indexedHead } = await import("../lib/oracle/context");
+    const { loadChainSummary } = await import("../lib/oracle/summary");
+    const { loadDisputes } = await import("../lib/oracle/disputes");
+    const heads = { ethereum: await indexedHead(ctx, "ethereum"), polygon: await indexedHead(ctx, "polygon") };
+    const chainNow = await loadChainSummary(ctx, heads.ethereum);
+    const isScaled = (d: { title: string | null }) => d.title?.startsWith("Scaled ") ?? false;
+    const byOldRule = (await loadDisputes(ctx, heads, chainNow.rollCounts, await pairByLogOrder())).disputes.filter(isScaled);
+    const pairing = {
+      seeded: world.disputes,
+      rows_before: byOldRule.length,
+      rows_after: scaledRows.length,
+      before_rows_without_dvm_link: byOldRule.filter((d) => d.dvm === null).length,
+      before_rows_without_dispute: byOldRule.filter((d) => d.dispute_tx_hash === null).length,
+      after_rows_without_dvm_link: scaledRows.filter((d) => d.dvm === null).length,
+      after_rows_without_dispute: scaledRows.filter((d) => d.dispute_tx_hash === null).length,
+    };
+    progress(`oracle: pairing before/after ${JSON.stringify(pairing)}`);
+
+    // ---- the figures UMA counts differently (docs/oracle-facts.md, "Figures"), before and after ----
+    const currentRound = summary.data.active_round.round_id;
+    const roundRow = await db.oracleRound.findUnique({ where: { roundId: currentRound } });
+    const { votingV2Abi } = await import("../lib/oracle/abi");
+    const onChainRound = (await ctx.clients.ethereum.readContract({
+      address: ctx.config.votingV2,
+      abi: votingV2Abi,
+      functionName: "rounds",
+      args: [BigInt(currentRound)],
+      blockNumber: heads.ethereum.number,
+    })) as readonly [string, bigint, bigint, bigint, number];
+    const cumulative = Number(voters.meta.cumulative_stake);
+    const shareBefore = voters.data.map((v) => Number(v.stake) / cumulative);
+    const umaFigures = {
+      commits_in_current_round: {
+        before_votecommitted_logs: await db.oracleVote.count({ where: { roundId: currentRound, revealed: false } }),
+        after_unique_committers: roundRow?.commits ?? null,
+        seeded: world.commits,
+      },
+      active_round_requests: {
+        before_numberOfRequestsToVote: Number(onChainRound[4]),
+        after_with_unprocessed_rolls: rounds.data.find((r) => r.status === "active")?.requests ?? null,
+        up_for_vote_getPendingRequests: summary.data.active_round.requests_to_vote,
+      },
+      delegation: {
+        before_one_sided_counted: voters.data.filter((v) => v.delegate || v.pending_delegate).length,
+        after_two_sided: voters.data.filter((v) => v.delegate).length,
+        pending: voters.data.filter((v) => v.pending_delegate).length,
+        seeded: world.delegations,
+      },
+      stake_shares: {
+        before_sum_over_cumulative_stake: Math.round(shareBefore.reduce((a, b) => a + b, 0) * 1e9) / 1e9,
+        after_sum: Math.round(voters.data.reduce((a, v) => a + v.share_of_total_stake, 0) * 1e9) / 1e9,
+        largest_change: Math.max(...voters.data.map((v, i) => Math.abs(v.share_of_total_stake - shareBefore[i]))),
+      },
+      pending_unstakes: { before: "not shown", after: voters.meta.pending_unstakes, seeded_stakers: world.unstaking },
+    };
+    progress(`oracle: UMA figures before/after ${JSON.stringify(umaFigures)}`);
+
+    const { expected: _perDispute, negRisk, games, ...worldFigures } = world;
     figures.oracle = {
-      world,
+      world: { ...worldFigures, neg_risk_disputes: negRisk.length, sports_disputes: games.length },
+      rows: { ...rowCheck, statuses: statusCounts },
+      joins: joinFigure,
+      pairing,
+      uma_figures: umaFigures,
       limits: REALISTIC_LIMITS,
       backfill: {
         wall_s: Math.round(backfillS * 10) / 10,

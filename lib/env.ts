@@ -149,6 +149,13 @@ const EnvSchema = z.object({
   UMA_MANAGED_OOV2_ADDRESSES: list.transform((v) => (v.length ? v : ["0x2C0367a9DB231dDeBd88a94b4f6461a6e47C58B1"])),
   UMA_OOV2_FROM_BLOCK: int(35_000_000),
   POLYMARKET_UMA_REQUESTERS: list,
+  // The NegRiskOperators whose questionIds(requestId) name a neg-risk dispute's question (UMA's monitor reads both:
+  // protocol monitor-v2 monitor-polymarket/common.ts; docs/oracle-indexer.md, "Neg-risk and sports joins").
+  POLYMARKET_NEG_RISK_OPERATOR_ADDRESSES: list.transform((v) =>
+    v.length ? v : ["0x71523d0f655B41E805Cec45b17163f528B59B820", "0x661992aebf6BecF7BA5abB66f6b0Bf62Aa7a2E93"],
+  ),
+  // Polymarket's UmaSportsOracle: an OO requester of its own (MULTIPLE_VALUES game scores) whose games decide markets.
+  POLYMARKET_SPORTS_ORACLE_ADDRESS: optionalString.transform((v) => v ?? "0xb21182d0494521Cf45DbbeEbb5A3ACAAb6d22093"),
   UMA_ORACLE_CHILD_TUNNEL_ADDRESS: optionalString,
   ORACLE_LOG_CHUNK_SIZE: int(10_000, 1, 1_000_000),
   // Polygon's own starting range: UMA's Polygon monitor scans 3,499 blocks at a time (monitor-v2 monitor-polymarket).

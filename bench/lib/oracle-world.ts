@@ -40,3 +40,33 @@ export async function benchOracleContext(chains: LocalChains, pglite: PGlite) {
   );
   return { db, ctx: createOracleContext("bench", config, async () => db) };
 }
+
+/**
+ * The pairing rule this index used before 2026-11, kept here only to measure what it did: a dispute's bridging log was
+ * looked for AFTER its DisputePrice in the same transaction (the first one with its identifier and stamped text). On
+ * the real chain the tunnel's log comes first (OptimisticOracleV2.disputePriceFor calls the oracle before it emits
+ * DisputePrice), so most disputes found none, and a later dispute of the same text in the transaction took another's.
+ */
+export async function pairByLogOrder() {
+  const { lower } = await import("../../lib/oracle/dispute-sources");
+  const { stampAncillaryData } = await import("../../lib/oracle/ancillary");
+  type Sources = import("../../lib/oracle/dispute-sources").DisputeSources;
+  const rule: import("../../lib/oracle/dispute-sources").Pairing = (disputes, bridged) => {
+    const pairs: Sources["bridgeOf"] = new Map();
+    for (const d of disputes) {
+      const stamped = lower(stampAncillaryData(d.args.ancillaryData, d.args.requester));
+      const next = bridged
+        .filter(
+          (b) =>
+            lower(b.log.transactionHash) === lower(d.txHash) &&
+            b.log.logIndex > d.logIndex &&
+            lower(b.args.ancillaryData) === stamped &&
+            b.args.identifier === d.args.identifier,
+        )
+        .sort((a, b) => a.log.logIndex - b.log.logIndex)[0];
+      if (next) pairs.set(d, next);
+    }
+    return pairs;
+  };
+  return rule;
+}

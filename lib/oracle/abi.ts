@@ -17,6 +17,8 @@ export const votingV2Abi = parseAbi([
   "function getPriceRequestStatuses((bytes32 identifier, uint256 time, bytes ancillaryData)[] requests) view returns ((uint8 status, uint32 lastVotingRound)[])",
   "function voterStakes(address) view returns (uint128 stake, uint128 pendingUnstake, uint128 rewardsPaidPerToken, uint128 outstandingRewards, int128 unappliedSlash, uint64 nextIndexToProcess, uint64 unstakeTime, address delegate)",
   "function getVoterStakePostUpdate(address voter) view returns (uint128)",
+  // Staker.sol: the delegate's side of a delegation (setDelegator); both sides must agree (getVoterFromDelegate).
+  "function delegateToStaker(address) view returns (address)",
   "function cumulativeStake() view returns (uint128)",
   "function gat() view returns (uint128)",
   "function spat() view returns (uint64)",
@@ -41,6 +43,29 @@ export const optimisticOracleV2Abi = parseAbi([
 
 export const oracleChildTunnelAbi = parseAbi([
   "event PriceRequestBridged(address indexed requester, bytes32 identifier, uint256 time, bytes ancillaryData, bytes32 indexed childRequestId, bytes32 indexed parentRequestId)",
+]);
+
+/**
+ * Polymarket's UmaCtfAdapter (Polymarket/uma-ctf-adapter src/interfaces/IUmaCtfAdapter.sol): the outcomes it decides
+ * outside the OO's own events. QuestionReset is emitted in the dispute's transaction when a first dispute resets the
+ * question (UmaCtfAdapter.priceDisputed → _reset), and after a "too early" answer or an admin reset.
+ */
+export const umaCtfAdapterAbi = parseAbi([
+  "event QuestionReset(bytes32 indexed questionID)",
+  "event QuestionResolved(bytes32 indexed questionID, int256 indexed settledPrice, uint256[] payouts)",
+  "event QuestionManuallyResolved(bytes32 indexed questionID, uint256[] payouts)",
+]);
+
+/** Polymarket's NegRiskOperator (Polymarket/neg-risk-ctf-adapter src/NegRiskOperator.sol): what UMA's monitor reads. */
+export const negRiskOperatorAbi = parseAbi([
+  "function questionIds(bytes32 requestId) view returns (bytes32)",
+  "function nrAdapter() view returns (address)",
+]);
+
+/** Polymarket's UmaSportsOracle (Polymarket/uma-sports-oracle src/interfaces/IUmaSportsOracle.sol). */
+export const umaSportsOracleAbi = parseAbi([
+  "event MarketCreated(bytes32 indexed marketId, bytes32 indexed gameId, bytes32 indexed conditionId, uint8 marketType, uint8 underdog, uint256 line)",
+  "event GameReset(bytes32 indexed gameId)",
 ]);
 
 /** VotingV2 events the mainnet scan collects, in one eth_getLogs per block range (topic0 OR-list). */

@@ -58,6 +58,7 @@ export function votersBody(s: VotersSnapshot, backfillComplete: boolean) {
       total: s.voters.length,
       cumulative_stake: s.cumulativeStake,
       stale_stakes: s.staleCount,
+      pending_unstakes: s.pendingUnstakes,
     },
   };
 }

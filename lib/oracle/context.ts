@@ -1,8 +1,8 @@
 // What the oracle services run on: configuration, the two chain clients and the database. One per process by
 // default (from lib/env.ts); tests build their own to point at a local chain or a dead RPC.
-import { type AbiEvent, BaseError, RpcRequestError } from "viem";
+import { type AbiEvent, type Address, BaseError, getAddress, RpcRequestError } from "viem";
 import { type Db, getDb } from "@/lib/db/client";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, VOTING_SCAN_EVENTS, votingV2Abi } from "./abi";
+import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, umaSportsOracleAbi, VOTING_SCAN_EVENTS, votingV2Abi } from "./abi";
 import { type ChainName, createOracleClients, type OracleClients } from "./clients";
 import { type OracleConfig, oracleConfigFromEnv } from "./config";
 import { onChain, toUpstreamError } from "./errors";
@@ -48,6 +48,10 @@ export const polygonEvents = {
   proposePrice: eventsOf(optimisticOracleV2Abi, ["ProposePrice"]),
   settle: eventsOf(optimisticOracleV2Abi, ["Settle"]),
   priceRequestBridged: eventsOf(oracleChildTunnelAbi, ["PriceRequestBridged"]),
+  questionReset: eventsOf(umaCtfAdapterAbi, ["QuestionReset"]),
+  adapterOutcomes: eventsOf(umaCtfAdapterAbi, ["QuestionReset", "QuestionResolved", "QuestionManuallyResolved"]),
+  gameReset: eventsOf(umaSportsOracleAbi, ["GameReset"]),
+  marketCreated: eventsOf(umaSportsOracleAbi, ["MarketCreated"]),
 };
 
 /** One scan of VotingV2 serves every endpoint: stakers, reveals, requests, rolls and resolutions. */
@@ -62,18 +66,33 @@ export function votingScan(config: OracleConfig): ScanTarget {
 }
 
 /**
- * Proposals, disputes and settlements on the Polygon Optimistic Oracles and the child tunnel's bridged requests, in
- * one scan (ProposePrice and Settle are kept for Polymarket's requesters only, as rows of oracle_requests).
+ * Proposals, disputes and settlements on the Polygon Optimistic Oracles, the child tunnel's bridged requests and the
+ * Polymarket adapters' own outcomes (reset, resolved, manually resolved), in one scan (ProposePrice and Settle are kept
+ * for Polymarket's requesters only, as rows of oracle_requests). The adapters' addresses are the configured requesters.
  */
 export function polygonScan(config: OracleConfig): ScanTarget {
   return {
     name: "oov2-r2",
     chain: "polygon",
-    addresses: [...config.optimisticOracles, config.childTunnel],
-    events: [...polygonEvents.proposePrice, ...polygonEvents.disputePrice, ...polygonEvents.settle, ...polygonEvents.priceRequestBridged],
+    addresses: [...config.optimisticOracles, config.childTunnel, ...requesterAddresses(config)],
+    events: [
+      ...polygonEvents.proposePrice,
+      ...polygonEvents.disputePrice,
+      ...polygonEvents.settle,
+      ...polygonEvents.priceRequestBridged,
+      ...polygonEvents.adapterOutcomes,
+      // The sports oracle (one of the requesters): its markets per game, and its reset on a first dispute.
+      ...polygonEvents.marketCreated,
+      ...polygonEvents.gameReset,
+    ],
     fromBlock: config.optimisticOraclesFromBlock,
     needsTimestamp: true,
   };
+}
+
+/** The Polymarket requesters (the adapters) as addresses, sorted so the scan's cursor id does not depend on order. */
+export function requesterAddresses(config: OracleConfig): Address[] {
+  return [...config.polymarketRequesters].sort().map((a) => getAddress(a));
 }
 
 // Where "finalized" is not served (an RPC or a local node without the tag), the indexer stays this many blocks back.

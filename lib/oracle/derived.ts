@@ -326,3 +326,21 @@ export async function markExpired(
     })
     .then((r) => r.count);
 }
+
+/**
+ * Repairs State 3 (Expired) stored for Managed OOv2 proposals: `markExpired` wrote it for every oracle before the
+ * Managed OOv2's semantics were known (its getState never answers Expired: ManagedOptimisticOracleV2._getStateForDispute
+ * reads it as Proposed; docs/oracle-indexer.md, "Per-oracle semantics"), so such a row is wrong whatever its age. The
+ * state is cleared (no read stands behind it): the proposal reads as Proposed again, or as what a later log or read
+ * says. Idempotent and cheap, so it runs on every pass: it also covers an address added to UMA_MANAGED_OOV2_ADDRESSES
+ * after its proposals were indexed as a legacy OOv2's.
+ */
+export async function repairManagedExpired(db: Db, managedOracles: ReadonlySet<string>): Promise<number> {
+  if (!managedOracles.size) return 0;
+  return db.oracleRequest
+    .updateMany({
+      where: { chainId: CHAIN_IDS.polygon, oracle: { in: [...managedOracles] }, state: 3 },
+      data: { state: null, stateBlock: null },
+    })
+    .then((r) => r.count);
+}

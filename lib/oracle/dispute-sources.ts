@@ -1,10 +1,10 @@
 // The indexed logs behind /disputes, decoded and keyed: Polygon disputes (OOv2 DisputePrice), the child tunnel's
 // PriceRequestBridged, and the mainnet DVM's requests with their rolls and deletions. Plus the one chain lookup the
 // join may need: the Polygon origin of a compressed mainnet request whose dispute lies before the Polygon scan window.
-import { type Address, getAddress, type Hex } from "viem";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, votingV2Abi } from "./abi";
+import { type Address, getAddress, type Hex, keccak256 } from "viem";
+import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaSportsOracleAbi, votingV2Abi } from "./abi";
 import { type CompressedReference, decodeAncillaryData, dvmRequestId, parseCompressed, stampAncillaryData } from "./ancillary";
-import { type OracleContext, polygonEvents, votingEvents } from "./context";
+import { type OracleContext, polygonEvents, requesterAddresses, votingEvents } from "./context";
 import { onChain } from "./errors";
 import { decodeStored, readLogs, type StoredLog, storeLogs } from "./scan";
 
@@ -30,6 +30,7 @@ interface RequestArgs {
   time: bigint;
   ancillaryData: Hex;
   rollCount?: number;
+  roundId?: number;
 }
 
 export interface Origin {
@@ -47,7 +48,14 @@ export interface DvmRequest {
   time: bigint;
   ancillaryData: Hex;
   form: "compressed" | "legacy";
-  /** Highest rollCount of its RequestRolled logs (emitted lazily: getPendingRequests has the true count). */
+  /** The round its RequestAdded log put it in (VotingV2 `_requestPrice`: the first round after the request's not full). */
+  addedRound: number;
+  /**
+   * Highest rollCount its RequestRolled / RequestDeleted logs carry. Each log carries VotingV2's running count, which
+   * grows by the rounds passed since the last voting round (`request.rollCount += currentRoundId -
+   * request.lastVotingRound`), so one log may stand for several rolls; the logs are emitted lazily, when the queue is
+   * processed, so the count may lag (lib/oracle/disputes.ts `actualRollCount`).
+   */
   rolledLogs: number;
   deleted: boolean;
 }
@@ -63,8 +71,38 @@ export interface DisputeSources {
   /** Each dispute's bridging log and back, paired by identity (pairByIdentity). */
   bridgeOf: Map<Origin, BridgedEntry>;
   originOf: Map<BridgedEntry, Origin>;
+  /**
+   * Bridging logs by what the tunnel keys a request by (its requester, the identifier and the stamped text), for a
+   * dispute whose own call bridged nothing: OracleChildTunnel.requestPrice returns early for a request it already
+   * sent (same identifier, DVM time and stamped text), so that dispute shares the earlier one's DVM request.
+   */
+  bridgedByIdentity: Map<string, BridgedEntry[]>;
   dvmById: Map<string, DvmRequest>;
+  /** `<tx>:<adapter>:<questionID>` of every QuestionReset log (lower case): the adapter reset the question there. */
+  resets: Set<string>;
+  /** The pairing rule these sources were read with (also for the logs a targeted lookup finds). */
+  pair: Pairing;
+  /** The sports oracle's markets by game id (lower case), from its MarketCreated logs. */
+  sportsMarkets: Map<string, SportsMarket[]>;
 }
+
+export interface SportsMarket {
+  market_id: Hex;
+  /** keccak256(abi.encodePacked(sportsOracle, marketId, 2)): the CTF condition (UmaSportsOracle._prepareMarket). */
+  condition_id: Hex;
+  market_type: "winner" | "spreads" | "totals";
+  /** Spreads and totals: the line, scaled by 1e6 (2.5 = 2500000) as the contract stores it, as a decimal string. */
+  line: string;
+}
+
+const MARKET_TYPES = ["winner", "spreads", "totals"] as const;
+
+/** The key of `DisputeSources.bridgedByIdentity`: the tunnel's requester (the OO), identifier and stamped text. */
+export const tunnelIdentity = (oracle: string, identifier: Hex, stamped: Hex) => `${lower(oracle)}:${lower(identifier)}:${lower(stamped)}`;
+
+/** The key of `DisputeSources.resets` for a dispute: the adapter resets the question its own ancillary data hashes to. */
+export const resetKey = (txHash: string, requester: string, ancillaryData: Hex) =>
+  `${lower(txHash)}:${lower(requester)}:${lower(keccak256(ancillaryData))}`;
 
 export const lower = (a: string) => a.toLowerCase();
 
@@ -111,24 +149,66 @@ function byPosition<T>(of: (t: T) => { blockNumber?: bigint; logIndex: number })
 }
 
 /** Reads and decodes every stored log /disputes needs, each chain's up to its indexed block. */
-export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: bigint; polygon: bigint }): Promise<DisputeSources> {
+export type Pairing = (disputes: readonly Origin[], bridged: readonly BridgedEntry[]) => Map<Origin, BridgedEntry>;
+
+/**
+ * @param pair how disputes meet their bridging logs: by identity (the real rule); the bench passes the order-based rule
+ *   this index used before 2026-11 to measure what it did.
+ */
+export async function readDisputeSources(
+  ctx: OracleContext,
+  heads: { ethereum: bigint; polygon: bigint },
+  pair: Pairing = pairByIdentity,
+): Promise<DisputeSources> {
   const { config } = ctx;
   const db = await ctx.db();
-  const [disputeLogs, bridgedLogs, addedLogs, rolledLogs, deletedLogs] = await Promise.all([
+  const sports = config.sportsOracle ? [getAddress(config.sportsOracle)] : [];
+  const [disputeLogs, bridgedLogs, addedLogs, rolledLogs, deletedLogs, resetLogs, marketLogs] = await Promise.all([
     readLogs(db, "polygon", config.optimisticOracles, polygonEvents.disputePrice, config.optimisticOraclesFromBlock, heads.polygon),
     readLogs(db, "polygon", [config.childTunnel], polygonEvents.priceRequestBridged, config.optimisticOraclesFromBlock, heads.polygon),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestAdded, config.votingV2FromBlock, heads.ethereum),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestRolled, config.votingV2FromBlock, heads.ethereum),
     readLogs(db, "ethereum", [config.votingV2], votingEvents.requestDeleted, config.votingV2FromBlock, heads.ethereum),
+    readLogs(
+      db,
+      "polygon",
+      requesterAddresses(config),
+      [...polygonEvents.questionReset, ...polygonEvents.gameReset],
+      config.optimisticOraclesFromBlock,
+      heads.polygon,
+    ),
+    sports.length ? readLogs(db, "polygon", sports, polygonEvents.marketCreated, config.optimisticOraclesFromBlock, heads.polygon) : [],
   ]);
   const origins = disputeLogs.map(originOfLog);
   const bridgedByParent = new Map<string, BridgedEntry>();
+  const bridgedByIdentity = new Map<string, BridgedEntry[]>();
   const bridged = bridgedLogs.map((log) => {
     const entry: BridgedEntry = { args: decodeStored<BridgedArgs>(oracleChildTunnelAbi, log).args, log };
     bridgedByParent.set(lower(entry.args.parentRequestId), entry);
+    push(bridgedByIdentity, tunnelIdentity(entry.args.requester, entry.args.identifier, entry.args.ancillaryData), entry);
     return entry;
   });
-  const bridgeOf = pairByIdentity(origins, bridged);
+  // QuestionReset (the adapters) and GameReset (the sports oracle) both carry keccak256 of the request's ancillary data.
+  const resets = new Set(
+    resetLogs.map((log) => {
+      const id = log.topics[1];
+      return `${lower(log.transactionHash)}:${lower(log.address)}:${lower(id)}`;
+    }),
+  );
+  const sportsMarkets = new Map<string, SportsMarket[]>();
+  for (const log of marketLogs) {
+    const a = decodeStored<{ marketId: Hex; gameId: Hex; conditionId: Hex; marketType: number; line: bigint }>(
+      umaSportsOracleAbi,
+      log,
+    ).args;
+    push(sportsMarkets, lower(a.gameId), {
+      market_id: a.marketId,
+      condition_id: a.conditionId,
+      market_type: MARKET_TYPES[a.marketType] ?? "winner",
+      line: a.line.toString(),
+    });
+  }
+  const bridgeOf = pair(origins, bridged);
   const originOf = new Map([...bridgeOf].map(([o, b]) => [b, o] as const));
   const idOf = (a: RequestArgs) => lower(dvmRequestId(a.identifier, a.time, a.ancillaryData));
   const dvmById = new Map<string, DvmRequest>();
@@ -142,6 +222,7 @@ export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: 
       time: args.time,
       ancillaryData: args.ancillaryData,
       form,
+      addedRound: Number(args.roundId),
       rolledLogs: 0,
       deleted: false,
     });
@@ -159,7 +240,7 @@ export async function readDisputeSources(ctx: OracleContext, heads: { ethereum: 
       request.rolledLogs = Math.max(request.rolledLogs, Number(args.rollCount));
     }
   }
-  return { origins, bridgedByParent, bridgeOf, originOf, dvmById };
+  return { origins, bridgedByParent, bridgeOf, originOf, bridgedByIdentity, dvmById, resets, pair, sportsMarkets };
 }
 
 function originOfLog(log: StoredLog): Origin {
@@ -225,7 +306,7 @@ export async function findOriginOfCompressed(
     .map((l): BridgedEntry => ({ args: decodeStored<BridgedArgs>(oracleChildTunnelAbi, l).args, log: l }));
   const ours = bridgedEntries.find((e) => e.log.logIndex === bridgedLog.logIndex)!;
   const bridged = ours.args;
-  const pairs = pairByIdentity(sameTx.filter((l) => l.address === lower(ref.childRequester)).map(originOfLog), bridgedEntries);
+  const pairs = sources.pair(sameTx.filter((l) => l.address === lower(ref.childRequester)).map(originOfLog), bridgedEntries);
   const origin = [...pairs].find(([, b]) => b === ours)?.[0] ?? null;
   let disputedAt = origin?.disputedAt ?? bridgedLog.blockTimestamp;
   if (disputedAt === null) {

@@ -26,7 +26,19 @@ import {
   stampAncillaryData,
 } from "./ancillary";
 import type { OracleContext } from "./context";
-import { type DisputeSources, type DvmRequest, findOriginOfCompressed, lower, type Origin, readDisputeSources } from "./dispute-sources";
+import {
+  type BridgedEntry,
+  type DisputeSources,
+  type DvmRequest,
+  findOriginOfCompressed,
+  lower,
+  type Origin,
+  type Pairing,
+  pairByIdentity,
+  readDisputeSources,
+  resetKey,
+  tunnelIdentity,
+} from "./dispute-sources";
 import {
   type DisputeStatus,
   disputeLifecycle,
@@ -38,7 +50,9 @@ import {
   type VotePhase,
 } from "./lifecycle";
 import { boundedMulticall, type CallOutcome, required } from "./multicall";
+import { type NegRiskLink, readNegRiskLinks, type SportsLink, sportsLink } from "./market-links";
 import { knownStates, recordStates } from "./request-state";
+import { readSnapshot } from "./snapshots";
 import type { ChainHead } from "./scan";
 import { isoFromSeconds } from "./time";
 
@@ -52,6 +66,8 @@ interface Row {
   identifier: Hex;
   dvm: DvmRequest | null;
   disputedAt: bigint | null;
+  /** The adapter reset the question in the dispute's own transaction (a first dispute: UmaCtfAdapter.priceDisputed). */
+  reset: boolean;
 }
 
 export type UnreadState = "oo_state" | "dvm_status";
@@ -69,7 +85,13 @@ export interface DisputedAssertion {
   /** UMA's own name of the DVM request's status (VotingV2.RequestStatus) as read; null when not bridged or unread. */
   dvm_status: DvmStatusName | null;
   vote_phase: VotePhase | null;
+  /** How many times the DVM request rolled, as VotingV2 counts it (`_getActualRollCount`; docs/oracle-indexer.md). */
   roll_count: number;
+  /**
+   * The adapter reset the question in this dispute's transaction (its first dispute: UmaCtfAdapter.priceDisputed asks
+   * again with a new request). The market then resolves from that new request; this dispute's vote decides the bonds.
+   */
+  question_reset: boolean;
   requester: Address;
   proposer: Address | null;
   disputer: Address | null;
@@ -88,6 +110,10 @@ export interface DisputedAssertion {
     round_id: number | null;
     ancillary_form: "compressed" | "legacy";
   } | null;
+  /** The neg-risk question a NegRiskOperator prepared for this questionID (neg-risk adapters only), else null. */
+  neg_risk: NegRiskLink | null;
+  /** The sports oracle's game (its gameId is `question_id`) and the markets it decides, else null. */
+  sports: SportsLink | null;
   /** Contract states that could not be read for this row; its status is then the best the other reads allow. */
   unread: UnreadState[];
 }
@@ -114,7 +140,8 @@ function linkPolygonDisputes(ctx: OracleContext, sources: DisputeSources, linked
     const stamped = stampAncillaryData(ancillaryData, requester);
     const legacyText = legacyBridgedAncillaryData(stamped, origin.oracle);
     // The bridging log of this dispute's own call, paired by identity (it precedes the DisputePrice on chain).
-    const bridged = sources.bridgeOf.get(origin);
+    const bridged =
+      sources.bridgeOf.get(origin) ?? (sources.pair === pairByIdentity ? alreadyBridged(sources, origin, stamped) : undefined);
     let dvm: DvmRequest | null = null;
     if (bridged) {
       // The bridging log of the dispute's own transaction carries the DVM time (the proposal time for Polymarket's
@@ -140,9 +167,24 @@ function linkPolygonDisputes(ctx: OracleContext, sources: DisputeSources, linked
       identifier,
       dvm,
       disputedAt: origin.disputedAt,
+      reset: sources.resets.has(resetKey(origin.txHash, requester, ancillaryData)),
     });
   }
   return rows;
+}
+
+/**
+ * The bridging log of an earlier call for a dispute whose own call bridged nothing: OracleChildTunnel.requestPrice
+ * returns before emitting anything when the child request (identifier, DVM time, stamped text) was already requested
+ * or resolved, so the dispute shares that request. Candidates carry the same tunnel key, were bridged no later than
+ * the dispute and voted at or after its request time (the DVM time of an event-based request is its proposal time);
+ * the latest such is the one (a reset question's requests are proposed at different times unless in one block).
+ */
+function alreadyBridged(sources: DisputeSources, origin: Origin, stamped: Hex): BridgedEntry | undefined {
+  const candidates = (sources.bridgedByIdentity.get(tunnelIdentity(origin.oracle, origin.args.identifier, stamped)) ?? []).filter(
+    (b) => b.args.time >= origin.args.timestamp && (origin.blockNumber === undefined || b.log.blockNumber <= origin.blockNumber),
+  );
+  return candidates.sort((a, b) => (a.args.time === b.args.time ? 0 : a.args.time < b.args.time ? 1 : -1))[0];
 }
 
 async function recoverMainnetOnly(ctx: OracleContext, sources: DisputeSources, linked: Set<string>): Promise<Row[]> {
@@ -167,12 +209,22 @@ async function recoverMainnetOnly(ctx: OracleContext, sources: DisputeSources, l
         identifier: found.bridged.identifier,
         dvm,
         disputedAt: found.disputedAt,
+        reset: found.origin ? sources.resets.has(resetKey(found.origin.txHash, requester, found.origin.args.ancillaryData)) : false,
       });
     } else {
       const parsed = parsePolymarketText(text);
       if (parsed.childChainId !== 137 || !parsed.ooRequester || !ctx.config.polymarketRequesters.has(lower(parsed.ooRequester))) continue;
       const ancillary = adapterAncillaryData(dvm.ancillaryData);
-      rows.push({ origin: null, ancillary, text, requester: parsed.ooRequester, identifier: dvm.identifier, dvm, disputedAt: null });
+      rows.push({
+        origin: null,
+        ancillary,
+        text,
+        requester: parsed.ooRequester,
+        identifier: dvm.identifier,
+        dvm,
+        disputedAt: null,
+        reset: false,
+      });
     }
   }
   return rows;
@@ -182,6 +234,7 @@ interface ContractStates {
   oo: Map<Row, CallOutcome>;
   dvm: Map<Row, CallOutcome>;
   phase: VotePhase;
+  currentRoundId: number;
 }
 
 const ooIdOf = (r: Row) => {
@@ -224,6 +277,7 @@ async function readContractStates(ctx: OracleContext, rows: Row[], heads: { ethe
       "ethereum",
       [
         { address: ctx.config.votingV2, abi: votingV2Abi, functionName: "getVotePhase" },
+        { address: ctx.config.votingV2, abi: votingV2Abi, functionName: "getCurrentRoundId" },
         // One request per sub-call: a long pre-2025 text in one request cannot take the others' statuses down.
         ...dvmToRead.map((r) => ({
           address: ctx.config.votingV2,
@@ -236,10 +290,11 @@ async function readContractStates(ctx: OracleContext, rows: Row[], heads: { ethe
     ),
   ]);
   const phase = required<number>(dvmReads[0], "getVotePhase()", "ethereum");
+  const currentRoundId = Number(required<number>(dvmReads[1], "getCurrentRoundId()", "ethereum"));
   const oo = new Map<Row, CallOutcome>(ooToRead.map((r, i) => [r, ooStates[i]]));
   const dvm = new Map<Row, CallOutcome>(
     dvmToRead.map((r, i): [Row, CallOutcome] => {
-      const read = dvmReads[1 + i];
+      const read = dvmReads[2 + i];
       return [r, read.ok ? { ok: true, value: (read.value as readonly unknown[])[0] } : read];
     }),
   );
@@ -272,10 +327,39 @@ async function readContractStates(ctx: OracleContext, rows: Row[], heads: { ethe
       knownDvm,
     ),
   ]);
-  return { oo, dvm, phase: Number(phase) === 1 ? "reveal" : "commit" };
+  return { oo, dvm, phase: Number(phase) === 1 ? "reveal" : "commit", currentRoundId };
 }
 
-function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<string, number>): DisputedAssertion | null {
+/**
+ * How many times a DVM request rolled, as VotingV2 counts it: `_getActualRollCount` = the stored rollCount plus the
+ * rounds passed since its last voting round when that round is over. The stored count is the highest its RequestRolled
+ * / RequestDeleted logs carry (each log carries the running count: `rollCount += currentRoundId - lastVotingRound`,
+ * VotingV2 `_processResolvablePriceRequests`). For a request up for vote now, getPendingRequests' rollCount is that
+ * actual count (`pending`). A request whose round passed unprocessed (ToDelete, or Active without a pending read) adds
+ * the rounds since: getPriceRequestStatuses gives the stored last voting round for every status but Active (for Active
+ * it answers the current round), and without it the round its RequestAdded log named plus the logged rolls stands in.
+ * Resolved and Future requests have no unprocessed rolls; a deleted one's RequestDeleted carries the final count.
+ */
+export function actualRollCount(
+  dvm: Pick<DvmRequest, "addedRound" | "rolledLogs" | "deleted">,
+  read: { status: number; lastVotingRound: number } | null,
+  currentRoundId: number,
+  pending: number | undefined,
+): number {
+  if (pending !== undefined) return Math.max(pending, dvm.rolledLogs);
+  if (dvm.deleted || !read) return dvm.rolledLogs;
+  const storedLastRound = read.status === 4 ? read.lastVotingRound : dvm.addedRound + dvm.rolledLogs;
+  const unprocessed = read.status === 4 || read.status === 1 ? Math.max(0, currentRoundId - storedLastRound) : 0;
+  return dvm.rolledLogs + unprocessed;
+}
+
+interface Links {
+  negRisk: Map<string, NegRiskLink>;
+  sportsMarkets: DisputeSources["sportsMarkets"];
+  sportsOracle: string | null;
+}
+
+function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<string, number>, links: Links): DisputedAssertion | null {
   const unread: UnreadState[] = [];
   const ooRead = row.origin ? states.oo.get(row)! : null;
   if (ooRead && !ooRead.ok) unread.push("oo_state");
@@ -302,8 +386,8 @@ function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<s
     ...lifecycle,
     oo_state: ooRead?.ok ? ooStateName(Number(ooRead.value)) : null,
     dvm_status: dvmState ? dvmStatusEnumName(Number(dvmState.status)) : null,
-    // RequestRolled is emitted only when the queue is processed: the pending list's rollCount is the true one.
-    roll_count: row.dvm ? Math.max(rollCounts.get(dvmId!) ?? 0, row.dvm.rolledLogs) : 0,
+    roll_count: row.dvm ? actualRollCount(row.dvm, dvmState, states.currentRoundId, rollCounts.get(dvmId!)) : 0,
+    question_reset: row.reset,
     requester: getAddress(row.requester),
     proposer: o ? getAddress(o.args.proposer) : null,
     disputer: o ? getAddress(o.args.disputer) : null,
@@ -325,6 +409,8 @@ function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<s
           ancillary_form: row.dvm.form,
         }
       : null,
+    neg_risk: links.negRisk.get(lower(keccak256(row.ancillary))) ?? null,
+    sports: lower(row.requester) === links.sportsOracle ? sportsLink(keccak256(row.ancillary), links.sportsMarkets) : null,
     unread,
   };
 }
@@ -337,13 +423,24 @@ export async function loadDisputes(
   ctx: OracleContext,
   heads: { ethereum: ChainHead; polygon: ChainHead },
   rollCounts: Map<string, number>,
+  /** The pairing rule (the real one by default); another rule also skips the tunnel's once-only link (the bench's "before"). */
+  pairing?: Pairing,
 ): Promise<DisputesSnapshot> {
   const blocks = { ethereum: heads.ethereum.number, polygon: heads.polygon.number };
-  const sources = await readDisputeSources(ctx, blocks);
+  const sources = await readDisputeSources(ctx, blocks, pairing);
   const linked = new Set<string>();
   const rows = [...linkPolygonDisputes(ctx, sources, linked), ...(await recoverMainnetOnly(ctx, sources, linked))];
   const states = await readContractStates(ctx, rows, blocks);
-  const disputes = rows.map((row) => toDisputedAssertion(row, states, rollCounts)).filter((d): d is DisputedAssertion => d !== null);
+  // Neg-risk links found once are kept from the previous answer (a prepared question never changes).
+  const previous = await readSnapshot<{ data: { question_id: string; neg_risk?: NegRiskLink | null }[]; meta: object }>(ctx, "disputes");
+  const known = new Map((previous?.body.data ?? []).filter((d) => d.neg_risk).map((d) => [lower(d.question_id), d.neg_risk!] as const));
+  const negRiskIds = rows.filter((r) => ctx.config.negRiskRequesters.has(lower(r.requester))).map((r) => keccak256(r.ancillary));
+  const links: Links = {
+    negRisk: await readNegRiskLinks(ctx, negRiskIds, blocks.polygon, known),
+    sportsMarkets: sources.sportsMarkets,
+    sportsOracle: ctx.config.sportsOracle,
+  };
+  const disputes = rows.map((row) => toDisputedAssertion(row, states, rollCounts, links)).filter((d): d is DisputedAssertion => d !== null);
   // Newest dispute first; rows without a known dispute time (legacy mainnet-only) last.
   disputes.sort((a, b) => (b.disputed_at ?? "").localeCompare(a.disputed_at ?? ""));
   return {

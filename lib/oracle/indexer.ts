@@ -12,7 +12,7 @@ import { errorFields, log } from "@/lib/log";
 import { repeatEvery } from "@/lib/loop";
 import type { ChainName } from "./clients";
 import { indexedHead, type OracleContext, polygonScan, votingScan } from "./context";
-import { markExpired } from "./derived";
+import { markExpired, repairManagedExpired } from "./derived";
 import { loadDisputes } from "./disputes";
 import { toUpstreamError } from "./errors";
 import { loadRounds } from "./rounds";
@@ -64,6 +64,8 @@ export function lastIndexError(ctx: OracleContext, name: SnapshotName): Error | 
   return lastErrors.get(`${ctx.id}:${name}`);
 }
 
+const repaired = ((globalThis as unknown as { __predmktOracleRepaired?: Set<string> }).__predmktOracleRepaired ??= new Set<string>());
+
 async function indexChain(ctx: OracleContext, chain: ChainName): Promise<ChainOutcome> {
   const result: ChainPassResult = {
     head: null,
@@ -91,7 +93,15 @@ async function indexChain(ctx: OracleContext, chain: ChainName): Promise<ChainOu
     });
     // Legacy OOv2 proposals past liveness at this head are Expired, as getState at the head would say (not the Managed
     // OOv2's: docs/oracle-indexer.md, "Per-oracle semantics").
-    if (chain === "polygon") await markExpired(await ctx.db(), head, ctx.config.managedOracles);
+    if (chain === "polygon") {
+      const db = await ctx.db();
+      // Once per process and context: rows a Managed OOv2 never answers (State 3) written by an older index.
+      if (!repaired.has(ctx.id)) {
+        await repairManagedExpired(db, ctx.config.managedOracles);
+        repaired.add(ctx.id);
+      }
+      await markExpired(db, head, ctx.config.managedOracles);
+    }
     if (scan.scannedTo >= 0n) {
       const hash = scan.scannedTo === head.number ? head.hash : (await ctx.clients[chain].getBlock({ blockNumber: scan.scannedTo })).hash;
       await storeCheckpoint(ctx, chain, { number: scan.scannedTo, hash });
@@ -134,8 +144,14 @@ async function runPass(ctx: OracleContext): Promise<IndexerPassResult> {
   if (eth.head && eth.scan) {
     const ethHead = eth.head;
     const ethComplete = eth.scan.complete;
+    // The DVM's summary first: the active round's request count needs its pending list.
+    const chainSummary = await loadChainSummary(ctx, ethHead).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
     await build(ctx, "rounds", outcomes, async () => {
-      await storeSnapshot(ctx, "rounds", roundsBody(await loadRounds(ctx, ethHead), ethComplete), ethHead.number);
+      const unprocessed = chainSummary.ok ? chainSummary.value.unprocessedRolls : null;
+      await storeSnapshot(ctx, "rounds", roundsBody(await loadRounds(ctx, ethHead, unprocessed), ethComplete), ethHead.number);
     });
     const previousVoters = await readSnapshot(ctx, "voters");
     const stale = !previousVoters || Date.now() - previousVoters.builtAt.getTime() >= VOTERS_REFRESH_MS || !previousVoters.complete;
@@ -146,7 +162,8 @@ async function runPass(ctx: OracleContext): Promise<IndexerPassResult> {
       });
     }
     await build(ctx, "summary", outcomes, async () => {
-      const chain = await loadChainSummary(ctx, ethHead);
+      if (!chainSummary.ok) throw chainSummary.error;
+      const chain = chainSummary.value;
       if (!poly.head || !poly.scan) throw poly.error ?? new Error("polygon not indexed");
       const disputes = await loadDisputes(ctx, { ethereum: ethHead, polygon: poly.head }, chain.rollCounts);
       const complete = ethComplete && poly.scan.complete;

@@ -37,8 +37,12 @@ export interface RoundsSnapshot {
 
 type RoundTuple = readonly [Address, bigint, bigint, bigint, number];
 
-/** Rounds from oracle_rounds, and each round's frozen figures (stored for past rounds, else read at the indexed block). */
-export async function loadRounds(ctx: OracleContext, head: ChainHead): Promise<RoundsSnapshot> {
+/**
+ * Rounds from oracle_rounds, and each round's frozen figures (stored for past rounds, else read at the indexed block).
+ * @param unprocessedRolls requests up for vote now whose roll into the active round VotingV2 has not processed yet
+ *   (ChainSummary.unprocessedRolls); null when getPendingRequests could not be read.
+ */
+export async function loadRounds(ctx: OracleContext, head: ChainHead, unprocessedRolls: number | null = null): Promise<RoundsSnapshot> {
   const db = await ctx.db();
   const address = ctx.config.votingV2;
   const clock = await boundedMulticall(
@@ -91,7 +95,9 @@ export async function loadRounds(ctx: OracleContext, head: ChainHead): Promise<R
       starts_at: isoFromSeconds(BigInt(roundId) * roundLength),
       ends_at: isoFromSeconds(BigInt(roundId + 1) * roundLength),
       status: roundId === Number(currentRoundId) ? "active" : "past",
-      requests: tuple ? Number(requestsToVote) : null,
+      // VotingV2 counts a request in the round it lands in (_requestPrice) and a roll in the round that processes it
+      // (_processResolvablePriceRequests, lines 1070-1071): the active round also holds the rolls not processed yet.
+      requests: tuple ? Number(requestsToVote) + (roundId === Number(currentRoundId) ? (unprocessedRolls ?? 0) : 0) : null,
       requests_revealed: row?.requestsRevealed ?? 0,
       reveal_count: row?.reveals ?? 0,
       unique_revealers: row?.uniqueRevealers ?? 0,

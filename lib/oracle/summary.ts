@@ -27,6 +27,11 @@ export interface ChainSummary {
   activeRound: ActiveRound;
   /** Roll count of each request up for vote now, by DVM request id (lower case): the true count, RequestRolled lags. */
   rollCounts: Map<string, number>;
+  /**
+   * Requests up for vote now whose roll into this round VotingV2 has not processed yet (their stored lastVotingRound is
+   * a past round): rounds(current).numberOfRequestsToVote does not count them until processing does.
+   */
+  unprocessedRolls: number;
   blockNumber: bigint;
   asOf: bigint;
 }
@@ -80,6 +85,8 @@ export async function loadChainSummary(ctx: OracleContext, head: ChainHead): Pro
     rollCounts: new Map(
       pending.map((r) => [dvmRequestId(r.identifier, BigInt(r.time), r.ancillaryData).toLowerCase(), Number(r.rollCount)] as const),
     ),
+    // getPendingRequests returns the stored lastVotingRound (VotingV2.sol line 546), not the current one.
+    unprocessedRolls: pending.filter((r) => Number(r.lastVotingRound) < Number(roundId)).length,
     blockNumber: head.number,
     asOf: head.timestamp,
   };

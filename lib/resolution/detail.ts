@@ -12,7 +12,7 @@ import { chainAnswer, getOracleVoters } from "@/lib/oracle/service";
 import { cachedLoad } from "@/lib/upstream";
 import { walletUrl } from "@/lib/upstream/ids";
 import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./disputes";
-import { indexMarkets, joinDisputeToMarket } from "./join";
+import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { type Holder, type Voter, votersHoldingPositions } from "./overlap";
 import { joinCache } from "./join-cache";
 import { loadJoinedDisputes } from "./service";
@@ -50,7 +50,7 @@ type JoinedRow = Awaited<ReturnType<typeof loadJoinedDisputes>>["joined"]["dispu
 async function buildDetail(row: JoinedRow, now: number) {
   const db = await getDb();
   const found = await marketsForDisputes(db, [row]);
-  const market = joinDisputeToMarket({ questionId: row.question_id, requester: row.requester }, indexMarkets(found.markets)).market;
+  const market = joinDisputeToMarket(joinKeyOf(row), indexMarkets(found.markets)).market;
   const proposedAt = seconds(row.proposed_at);
   const from = (proposedAt ?? seconds(row.disputed_at) ?? now) - SERIES_LEAD_SECONDS;
   const unread: string[] = [];

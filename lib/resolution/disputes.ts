@@ -9,7 +9,7 @@ import { type Db, getDb } from "@/lib/db/client";
 import { cachedLoad, clob, data, gamma, type NormalizedMarket } from "@/lib/upstream";
 import { type DisputeMarketFields, disputeMarketFields, type HolderSide, type MarketFacts } from "./dispute-market";
 import { adapterKind, conditionIdOf } from "./ids";
-import { type JoinableMarket, type JoinMethod, indexMarkets, joinDisputeToMarket } from "./join";
+import { type JoinableMarket, type JoinMethod, indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { marketsByConditionIds, sampledSeries, type StoredMarket } from "./market-store";
 import { decimalToWei } from "./status";
 
@@ -17,6 +17,9 @@ import { decimalToWei } from "./status";
 export interface JoinableDispute {
   question_id: Hex | null;
   requester: Address;
+  /** The index's neg-risk and sports links (lib/oracle/disputes.ts), when it has them. */
+  neg_risk?: { question_id: string; condition_ids: string[] } | null;
+  sports?: { markets: { condition_id: string; market_type: string }[] } | null;
   proposed_price: string | null;
   proposed_at: string | null;
   disputed_at: string | null;
@@ -74,12 +77,26 @@ export function expectedConditionId(dispute: Pick<JoinableDispute, "question_id"
   return kind === "standard" || kind === "unknown" ? conditionIdOf(dispute.requester, dispute.question_id) : null;
 }
 
+/**
+ * Every condition id a dispute's market may have: the standard one, the neg-risk ones the operator's question gives
+ * (its nrAdapter's and the legacy NegRiskAdapter's) and the sports game's markets', each from the index's row.
+ */
+export function expectedConditionIds(dispute: JoinableDispute): Hex[] {
+  // A sports game's markets are the oracle's own conditions, never the standard adapter rule.
+  const standard = dispute.sports ? null : expectedConditionId(dispute);
+  return [
+    ...(standard ? [standard] : []),
+    ...((dispute.neg_risk?.condition_ids ?? []) as Hex[]),
+    ...((dispute.sports?.markets ?? []).map((m) => m.condition_id) as Hex[]),
+  ].map((c) => c.toLowerCase() as Hex);
+}
+
 /** Markets for a set of disputes: stored ones first, Gamma (cached) for condition ids the sampler never stored. */
 export async function marketsForDisputes(
   db: Db,
   disputes: readonly JoinableDispute[],
 ): Promise<{ markets: JoinedMarket[]; degraded: number }> {
-  const conditionIds = [...new Set(disputes.map(expectedConditionId).filter((c): c is Hex => c !== null))];
+  const conditionIds = [...new Set(disputes.flatMap(expectedConditionIds))];
   const requestIds = disputes.filter((d) => d.question_id && adapterKind(d.requester) === "neg_risk").map((d) => d.question_id!);
   const stored = (await marketsByConditionIds(db, conditionIds, requestIds)).map(fromStored);
   const have = new Set(stored.map((m) => m.conditionId.toLowerCase()));
@@ -183,7 +200,7 @@ export async function withMarkets<D extends JoinableDispute>(
   const out = await inPool(
     disputes.map((dispute) => ({
       dispute,
-      join: joinDisputeToMarket({ questionId: dispute.question_id, requester: dispute.requester }, index),
+      join: joinDisputeToMarket(joinKeyOf(dispute), index),
     })),
     JOIN_CONCURRENCY,
     async ({ dispute, join }) => {

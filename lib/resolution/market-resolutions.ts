@@ -13,7 +13,7 @@ import { readSnapshot } from "@/lib/oracle/snapshots";
 import type { ResolutionEvent } from "./context";
 import { expectedConditionId, marketsForDisputes } from "./disputes";
 import { adapterKind } from "./ids";
-import { indexMarkets, joinDisputeToMarket } from "./join";
+import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { joinCache } from "./join-cache";
 import { type DisputeOfMarket, type ProposalOfMarket, resolutionsByConditionId } from "./market-status";
 import { marketsByConditionIds } from "./market-store";
@@ -43,15 +43,20 @@ async function joinStored(
   const found = await marketsForDisputes(db, disputes);
   const index = indexMarkets(found.markets);
   const byId = new Map(proposals.map((p) => [p.id.toLowerCase(), p]));
-  const joined: DisputeOfMarket[] = disputes.map((d) => {
-    const market = joinDisputeToMarket({ questionId: d.question_id, requester: d.requester }, index).market;
+  const joined: DisputeOfMarket[] = disputes.flatMap((d) => {
+    const market = joinDisputeToMarket(joinKeyOf(d), index).market;
     const indexed = byId.get(d.id.toLowerCase());
-    return {
+    // A sports game's dispute decides every market of the game (UmaSportsOracle: one request, many markets).
+    const gameMarkets = (d.sports?.markets ?? [])
+      .map((m) => index.byConditionId.get(m.condition_id.toLowerCase()))
+      .filter((m): m is NonNullable<typeof m> => m !== undefined);
+    const markets = gameMarkets.length ? gameMarkets : [market];
+    return markets.map((m) => ({
       ...d,
       id: d.id,
       settled_at: isoFromSecondsOrNull(indexed?.settled_at ?? null),
-      market: market ? { condition_id: market.condition_id, outcomes: market.outcomes } : null,
-    };
+      market: m ? { condition_id: m.condition_id, outcomes: m.outcomes } : null,
+    }));
   });
   // Proposals nobody disputed: joined to the markets the sampler stored (no upstream read for a long history).
   const undisputed = proposals.filter((p) => !disputes.some((d) => d.id.toLowerCase() === p.id.toLowerCase()));

@@ -18,6 +18,8 @@ export interface DisputeOfMarket {
   /** From the request's Settle log, when the index has it. */
   settled_at?: string | null;
   dvm: { status: string | null; round_id: number | null } | null;
+  /** The adapter reset the question in the dispute's transaction (absent in rows stored before it was indexed). */
+  question_reset?: boolean;
   market: { condition_id: string; outcomes: string[] } | null;
 }
 
@@ -51,6 +53,7 @@ function requestOf(d: DisputeOfMarket): QuestionRequest {
     disputedAt: seconds(d.disputed_at),
     settledAt: seconds(d.settled_at ?? null),
     disputeId: d.id,
+    reset: d.question_reset === true,
     dvm: d.dvm || d.status === "voting" ? { status: dvmStatus, roundId: d.dvm?.round_id ?? null } : null,
   };
 }

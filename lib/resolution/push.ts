@@ -16,7 +16,7 @@ import type { OracleContext } from "@/lib/oracle/context";
 import { runIndexerPass } from "@/lib/oracle/indexer";
 import { readSnapshot, type StoredSnapshot } from "@/lib/oracle/snapshots";
 import { marketsForDisputes } from "./disputes";
-import { indexMarkets, joinDisputeToMarket } from "./join";
+import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { resolutionsByConditionId } from "./market-status";
 import { decimalToWei, outcomeInWords, outcomeLabelsFromOutcomes, outcomeLabelsFromText } from "./status";
 import { diffResolutions, type PublishedState, type Transition, type TransitionMarket } from "./transitions";
@@ -40,9 +40,7 @@ type Dispute = DisputesBody["data"][number];
 async function marketsOf(db: Db, disputes: readonly Dispute[]) {
   const found = await marketsForDisputes(db, disputes);
   const index = indexMarkets(found.markets);
-  const byDispute = new Map(
-    disputes.map((d) => [d.id.toLowerCase(), joinDisputeToMarket({ questionId: d.question_id, requester: d.requester }, index).market]),
-  );
+  const byDispute = new Map(disputes.map((d) => [d.id.toLowerCase(), joinDisputeToMarket(joinKeyOf(d), index).market]));
   const statuses = resolutionsByConditionId(
     disputes.map((d) => {
       const m = byDispute.get(d.id.toLowerCase());

@@ -10,6 +10,7 @@ import { isoFromSecondsOrNull } from "@/lib/oracle/time";
 // an undisputed legacy-OOv2 proposal past liveness, a DVM price not yet bridged back, and the OO's own Resolved.
 export const RESOLUTION_STATUSES = [
   "none",
+  "reset",
   "proposed",
   "disputed",
   "queued",
@@ -35,6 +36,8 @@ export interface QuestionRequest {
   settledAt?: number | null;
   /** The disputed request's id in our API (the OO request id). */
   disputeId: Hex | null;
+  /** The adapter reset the question when this request was disputed (a first dispute): a newer request asks again. */
+  reset?: boolean;
   /** The DVM's view once a dispute reached it: `active` while up for vote. */
   dvm: { status: "not_requested" | "active" | "resolved" | "future" | "to_delete" | "deleted" | null; roundId: number | null } | null;
 }
@@ -156,7 +159,10 @@ export function resolutionOf(requests: readonly QuestionRequest[], labels: Outco
   const latest = ordered[ordered.length - 1];
   const proposal = [...ordered].reverse().find((r) => r.proposedPrice !== null) ?? null;
   const dispute = [...ordered].reverse().find((r) => r.disputedAt !== null) ?? null;
-  let status = statusOfRequest(latest);
+  // The latest request we know was disputed for the first time: the adapter reset the question in that transaction
+  // (UmaCtfAdapter.priceDisputed) and asked again; the new request has no proposal yet, and the market waits for one,
+  // not for this dispute's vote (docs/resolution.md, "Status").
+  let status = latest.reset ? "reset" : statusOfRequest(latest);
   // The latest request not proposed yet after the adapter's reset: the disputed one decides (its DVM vote).
   const decidedByDispute = status === null && dispute !== null;
   if (status === null) {
@@ -173,7 +179,7 @@ export function resolutionOf(requests: readonly QuestionRequest[], labels: Outco
     settled_at: status === "settled" ? isoFromSecondsOrNull(latest.settledAt ?? null) : null,
     dispute_id: dispute?.disputeId ?? null,
     vote_round: dispute?.dvm?.roundId ?? null,
-    oo_state: status === "none" ? null : ooStateName(deciding.ooState),
+    oo_state: status === "none" ? null : status === "reset" ? "Requested" : ooStateName(deciding.ooState),
     dvm_status: dispute?.dvm?.status ? (DVM_NAMES[dispute.dvm.status] ?? null) : null,
   };
 }

@@ -18,7 +18,14 @@ export interface Artifact {
 }
 
 export type ContractName =
-  "MockVotingV2" | "MockOptimisticOracleV2" | "MockManagedOptimisticOracleV2" | "MockOracleChildTunnel" | "Multicall3";
+  | "MockVotingV2"
+  | "MockOptimisticOracleV2"
+  | "MockManagedOptimisticOracleV2"
+  | "MockOracleChildTunnel"
+  | "MockUmaCtfAdapter"
+  | "MockNegRiskOperator"
+  | "MockUmaSportsOracle"
+  | "Multicall3";
 
 export const CONTRACTS_DIR = path.join(__dirname, "contracts");
 export const COMPILED_FILE = path.join(__dirname, "compiled.json");

@@ -6,7 +6,15 @@
 import { type RpcStandin, type StandinLimits, startRpcStandin } from "../rpc/standin";
 import { type AnvilInstance, startAnvil } from "./anvil";
 import { compileContracts } from "./compile";
-import { GENESIS_TIMESTAMP, POLYMARKET_ADAPTERS, type SeedExpectation, type SeedResult, seedChains } from "./seed";
+import {
+  GENESIS_TIMESTAMP,
+  POLYMARKET_ADAPTERS,
+  type SeedExpectation,
+  type SeedResult,
+  seedChains,
+  SPORTS_ORACLE,
+  UMA_CTF_ADAPTER_V4,
+} from "./seed";
 
 export type { SeedExpectation } from "./seed";
 
@@ -60,8 +68,10 @@ export async function startLocalChains(options: LocalChainsOptions = {}): Promis
       UMA_OOV2_ADDRESSES: seeded.addresses.optimisticOracleV2,
       UMA_MANAGED_OOV2_ADDRESSES: seeded.addresses.managedOptimisticOracleV2,
       UMA_OOV2_FROM_BLOCK: String(seeded.fromBlocks.optimisticOracleV2),
-      POLYMARKET_UMA_REQUESTERS: POLYMARKET_ADAPTERS.join(","),
+      POLYMARKET_UMA_REQUESTERS: [...POLYMARKET_ADAPTERS, UMA_CTF_ADAPTER_V4].join(","),
       UMA_ORACLE_CHILD_TUNNEL_ADDRESS: seeded.addresses.childTunnel,
+      POLYMARKET_NEG_RISK_OPERATOR_ADDRESSES: seeded.addresses.negRiskOperators.join(","),
+      POLYMARKET_SPORTS_ORACLE_ADDRESS: SPORTS_ORACLE,
       ORACLE_LOG_CHUNK_SIZE: chunk,
       ORACLE_POLYGON_LOG_CHUNK_SIZE: chunk,
       // anvil's "finalized" is 64 blocks back (all of a small local chain): index up to the latest block instead.

@@ -41,8 +41,17 @@ export const GENESIS_TIMESTAMP = FIRST_ROUND * ROUND_LENGTH + 60;
 export const MULTICALL3_ADDRESS: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
 /** Mainnet OracleRootTunnel: the requester of every bridged DVM request. */
 export const ROOT_TUNNEL_ADDRESS: Address = "0x9B40E25dDd4518F36c50ce8AEf53Ee527419D55d";
-/** Polymarket's UMA CTF adapters (real addresses; on the local chain they are just requester values). */
+/**
+ * Polymarket's UMA CTF adapters on the legacy OOv2, at their real addresses, each running MockUmaCtfAdapter (placed
+ * with anvil_setCode): a first dispute of a question they initialized resets it, as UmaCtfAdapter.priceDisputed does.
+ */
 export const POLYMARKET_ADAPTERS: Address[] = [UMA_CTF_ADAPTER_V2, UMA_CTF_ADAPTER_V3_1, NEG_RISK_UMA_CTF_ADAPTER];
+/** UmaCtfAdapter v4 (Polymarket's adapter on the Managed OOv2), also running MockUmaCtfAdapter, on the Managed OOv2. */
+export const UMA_CTF_ADAPTER_V4: Address = "0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7";
+/** Polymarket's UmaSportsOracle at its real address, running MockUmaSportsOracle on the legacy OOv2. */
+export const SPORTS_ORACLE: Address = "0xb21182d0494521Cf45DbbeEbb5A3ACAAb6d22093";
+/** The NegRiskAdapter the first operator's conditions name (UMA's monitor: LEGACY_NEG_RISK_ADAPTER). */
+export const LEGACY_NEG_RISK_ADAPTER: Address = "0xd91E80cF2E7be2e162c6513ceD06f1dD0dA35296";
 const OTHER_REQUESTER: Address = "0x00000000000000000000000000000000DeaDBeef";
 const DEV_ACCOUNT: Address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const YES_OR_NO = stringToHex("YES_OR_NO_QUERY", { size: 32 });
@@ -81,6 +90,9 @@ export interface ExpectedVoter {
   address: Address;
   stake: string;
   delegate: Address | null;
+  pending_delegate: Address | null;
+  pending_unstake: string;
+  unstake_time: string | null;
   share_of_total_stake: number;
 }
 
@@ -95,6 +107,7 @@ export interface SeedExpectation {
   rounds: ExpectedRound[];
   voters: ExpectedVoter[];
   cumulative_stake: string;
+  pending_unstakes: { stakers: number; tokens: string };
   /** Blocks on each chain after seeding (log scans cover them in ceil(blocks / ORACLE_LOG_CHUNK_SIZE) ranges). */
   blocks: { ethereum: number; polygon: number };
   /** A round whose reveals sit in more than one block, to be split across log-range chunks. */
@@ -102,7 +115,13 @@ export interface SeedExpectation {
 }
 
 export interface SeedResult {
-  addresses: { votingV2: Address; optimisticOracleV2: Address; managedOptimisticOracleV2: Address; childTunnel: Address };
+  addresses: {
+    votingV2: Address;
+    optimisticOracleV2: Address;
+    managedOptimisticOracleV2: Address;
+    childTunnel: Address;
+    negRiskOperators: Address[];
+  };
   fromBlocks: { votingV2: number; optimisticOracleV2: number };
   expected: SeedExpectation;
 }
@@ -153,7 +172,12 @@ class ChainDriver {
   }
 
   async placeMulticall3(artifact: Artifact): Promise<void> {
-    await this.test.setCode({ address: MULTICALL3_ADDRESS, bytecode: artifact.deployedBytecode });
+    await this.placeCode(MULTICALL3_ADDRESS, artifact);
+  }
+
+  /** A contract's runtime code at a fixed address (a real deployment's), without its constructor. */
+  async placeCode(address: Address, artifact: Artifact): Promise<void> {
+    await this.test.setCode({ address, bytecode: artifact.deployedBytecode });
   }
 }
 
@@ -192,6 +216,18 @@ export async function seedChains(
   // The Managed OOv2 (Polymarket's v4 adapters), settled by the dev account as its resolver.
   const managedOo = await poly.deploy(artifacts.MockManagedOptimisticOracleV2, [7200n, tunnel, DEV_ACCOUNT], roundStart(K) + 102);
   await poly.placeMulticall3(artifacts.Multicall3);
+  const A = artifacts.MockUmaCtfAdapter.abi;
+  for (const [adapter, itsOracle] of [...POLYMARKET_ADAPTERS.map((a) => [a, oo] as const), [UMA_CTF_ADAPTER_V4, managedOo] as const]) {
+    await poly.placeCode(adapter, artifacts.MockUmaCtfAdapter);
+    await poly.send(adapter, A, "seedInit", [itsOracle], roundStart(K) + 103);
+  }
+  await poly.placeCode(SPORTS_ORACLE, artifacts.MockUmaSportsOracle);
+  await poly.send(SPORTS_ORACLE, artifacts.MockUmaSportsOracle.abi, "seedInit", [oo], roundStart(K) + 103);
+  // Both NegRiskOperators: the first on the NegRiskAdapter UMA's monitor calls legacy, the V4 one on another adapter.
+  const negRiskOperators = [
+    await poly.deploy(artifacts.MockNegRiskOperator, [LEGACY_NEG_RISK_ADAPTER], roundStart(K) + 104),
+    await poly.deploy(artifacts.MockNegRiskOperator, [addressOf("neg-risk-adapter-v4")], roundStart(K) + 105),
+  ];
 
   // ---- stakers ----
   const S = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`S${i + 1}`, addressOf(`staker-${i + 1}`)])) as Record<string, Address>;
@@ -223,14 +259,27 @@ export async function seedChains(
   await eth.send(voting, V, "seedSetDelegate", [S.S4, D4], roundStart(K) + 400);
   await eth.send(voting, V, "seedSetDelegate", [S.S6, D6], roundStart(K) + 401);
   delegates.set(S.S4, D4).set(S.S6, D6);
+  // S5 names a delegate that never names S5 back: not in effect (Staker.getVoterFromDelegate), shown as pending.
+  const D5 = addressOf("delegate-5");
+  await eth.send(voting, V, "seedSetDelegateOneSided", [S.S5, D5], roundStart(K) + 402);
+  const pendingDelegates = new Map<Address, Address>([[S.S5, D5]]);
   // S7 unstakes everything: still in the Staked log, no longer a staker.
-  await eth.send(voting, V, "seedRequestUnstake", [S.S7, stake.get(S.S7)!], roundStart(K) + 500);
+  const s7 = await eth.send(voting, V, "seedRequestUnstake", [S.S7, stake.get(S.S7)!], roundStart(K) + 500);
   cumulativeStake -= stake.get(S.S7)!;
   stake.set(S.S7, 0n);
   // S8 carries an unapplied slash: voterStakes() says 100000, getVoterStakePostUpdate() says 99000.
   const slash = -parseUnits("1000", 18);
   await eth.send(voting, V, "seedSlash", [S.S8, slash], roundStart(K) + 600);
   pendingSlash.set(S.S8, slash);
+  // S8 also unstakes part of it: in cooldown for unstakeCoolDown (7 days), no longer staked.
+  const partial = parseUnits("10000", 18);
+  const { timestamp: unstakedAt } = await eth.send(voting, V, "seedRequestUnstake", [S.S8, partial], roundStart(K) + 700);
+  cumulativeStake -= partial;
+  stake.set(S.S8, stake.get(S.S8)! - partial);
+  const pendingUnstakes = new Map<Address, { tokens: bigint; at: number }>([
+    [S.S7, { tokens: parseUnits("250000", 18), at: s7.timestamp + 7 * 86_400 }],
+    [S.S8, { tokens: partial, at: unstakedAt + 7 * 86_400 }],
+  ]);
 
   // ---- Polymarket questions on Polygon, bridged to the DVM ----
   const questions = new Map<string, Question>();
@@ -247,8 +296,12 @@ export async function seedChains(
   ): Promise<Question> {
     const proposer = addressOf(`proposer-${key}`);
     const disputer = addressOf(`disputer-${key}`);
-    const requestTs = BigInt(t);
-    await poly.send(oo, OO, "seedRequestPrice", [requester, YES_OR_NO, requestTs, ancillary, addressOf("usdc"), 5_000_000n], t);
+    // A Polymarket question is asked by its adapter (UmaCtfAdapter.initialize: the request's time is the block's), so
+    // its first dispute resets it in the dispute's transaction; another requester asks the OO directly.
+    const asked = POLYMARKET_ADAPTERS.includes(requester)
+      ? await poly.send(requester, A, "seedInitialize", [ancillary, addressOf("usdc"), 5_000_000n], t)
+      : await poly.send(oo, OO, "seedRequestPrice", [requester, YES_OR_NO, BigInt(t), ancillary, addressOf("usdc"), 5_000_000n], t);
+    const requestTs = BigInt(asked.timestamp);
     await poly.send(oo, OO, "seedProposePrice", [requester, proposer, YES_OR_NO, requestTs, ancillary, proposedPrice], t + 60);
     const { receipt, timestamp } = await poly.send(
       oo,
@@ -265,7 +318,7 @@ export async function seedChains(
       proposer,
       disputer,
       proposedPrice,
-      requestTimestamp: t,
+      requestTimestamp: Number(requestTs),
       disputedAt: timestamp,
       disputeBlock: receipt.blockNumber,
     };
@@ -464,12 +517,17 @@ export async function seedChains(
   postUpdate.sort((a, b) =>
     a.stake === b.stake ? a.address.toLowerCase().localeCompare(b.address.toLowerCase()) : a.stake > b.stake ? -1 : 1,
   );
+  // Shares on one basis: each stake over the sum of the listed (post-update) stakes.
+  const listedTotal = postUpdate.reduce((sum, v) => sum + v.stake, 0n);
   const voters: ExpectedVoter[] = postUpdate.map((v) => ({
     rank: postUpdate.findIndex((w) => w.stake === v.stake) + 1,
     address: v.address,
     stake: formatUnits(v.stake, 18),
     delegate: delegates.get(v.address) ?? null,
-    share_of_total_stake: Number((v.stake * 10n ** 12n) / cumulativeStake) / 1e12,
+    pending_delegate: pendingDelegates.get(v.address) ?? null,
+    pending_unstake: formatUnits(pendingUnstakes.get(v.address)?.tokens ?? 0n, 18),
+    unstake_time: pendingUnstakes.has(v.address) ? iso(pendingUnstakes.get(v.address)!.at) : null,
+    share_of_total_stake: Number((v.stake * 10n ** 12n) / listedTotal) / 1e12,
   }));
 
   const pending = [...questions.values()].filter((q) => q.dvm && !["Q1", "Q2", "N1"].includes(q.key)).length + 1; // + the NUMERICAL request
@@ -478,7 +536,7 @@ export async function seedChains(
     1;
   const [ethBlock, polyBlock] = await Promise.all([eth.public_.getBlockNumber(), poly.public_.getBlockNumber()]);
   return {
-    addresses: { votingV2: voting, optimisticOracleV2: oo, managedOptimisticOracleV2: managedOo, childTunnel: tunnel },
+    addresses: { votingV2: voting, optimisticOracleV2: oo, managedOptimisticOracleV2: managedOo, childTunnel: tunnel, negRiskOperators },
     fromBlocks: { votingV2: 0, optimisticOracleV2: polygonFromBlock },
     expected: {
       chain_time: iso(now),
@@ -497,6 +555,13 @@ export async function seedChains(
       rounds,
       voters,
       cumulative_stake: formatUnits(cumulativeStake, 18),
+      pending_unstakes: {
+        stakers: pendingUnstakes.size,
+        tokens: formatUnits(
+          [...pendingUnstakes.values()].reduce((sum, p) => sum + p.tokens, 0n),
+          18,
+        ),
+      },
       blocks: { ethereum: Number(ethBlock) + 1, polygon: Number(polyBlock) + 1 },
       multi_block_round: K + 2,
     },

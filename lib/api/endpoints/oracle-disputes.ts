@@ -19,10 +19,10 @@ export const DisputeMarketSchema = z
 
 export const DisputeWithMarketSchema = DisputedAssertionSchema.extend({
   market: DisputeMarketSchema.nullable().describe(
-    "The Polymarket market the question decides, joined by ids that hash from the exact question bytes (docs/resolution.md): Gamma `questionID` = `question_id`, or `conditionId` = keccak256(adapter, question_id, 2) for a standard market, or `negRiskRequestID` = `question_id` for a neg-risk market. Null with `market_missing_reason` when none is found",
+    "The Polymarket market the question decides, joined by ids that hash from the exact question bytes (docs/resolution.md): Gamma `questionID` = `question_id`, or `conditionId` = keccak256(adapter, question_id, 2) for a standard market, or `negRiskRequestID` = `question_id` or the NegRiskOperator's question (`neg_risk`) for a neg-risk market, or the game's markets (`sports`, the winner market first) for a sports dispute. Null with `market_missing_reason` when none is found",
   ),
   market_join: z
-    .enum(["question_id", "condition_id", "neg_risk_request_id", "neg_risk_operator"])
+    .enum(["question_id", "condition_id", "neg_risk_request_id", "neg_risk_operator", "sports_game"])
     .nullable()
     .describe("Which id joined the market"),
   market_missing_reason: z

@@ -118,7 +118,17 @@ export const DisputedAssertionSchema = z
       .nullable()
       .describe("VotingV2.RequestStatus of the DVM request as read (getPriceRequestStatuses); null when not bridged or unread"),
     vote_phase: z.enum(["commit", "reveal"]).nullable().describe("Phase of the current round while `voting`, else null"),
-    roll_count: z.number().int().describe("Times the DVM vote rolled to a later round"),
+    roll_count: z
+      .number()
+      .int()
+      .describe(
+        "Times the DVM vote rolled to a later round, as VotingV2 counts it (`_getActualRollCount`: a round that passed unresolved counts even before anyone processes the queue)",
+      ),
+    question_reset: z
+      .boolean()
+      .describe(
+        "The adapter reset the question in this dispute's transaction (UmaCtfAdapter.priceDisputed on a first dispute: a new request asks again). The market resolves from that new request; this dispute's vote decides only the bonds",
+      ),
     requester: address.describe("Optimistic Oracle requester (a Polymarket adapter)"),
     proposer: address.nullable(),
     disputer: address.nullable(),
@@ -151,6 +161,35 @@ export const DisputedAssertionSchema = z
       })
       .nullable()
       .describe("The request on the mainnet DVM; null until the dispute has been bridged"),
+    neg_risk: z
+      .object({
+        operator: address.describe("The NegRiskOperator whose questionIds(question_id) answered"),
+        question_id: z.string().describe("The neg-risk question id (Gamma's `questionID` of the market)"),
+        market_id: z.string().describe("Its neg-risk market id (Gamma's `negRiskMarketID`)"),
+        condition_ids: z
+          .array(z.string())
+          .describe("getConditionId(adapter, question_id, 2) for the operator's nrAdapter() and the legacy NegRiskAdapter 0xd91E80cF…5296"),
+      })
+      .nullable()
+      .describe(
+        "For a neg-risk adapter's question: the question the operator prepared for this questionID (docs/oracle-indexer.md); else null",
+      ),
+    sports: z
+      .object({
+        game_id: z.string().describe("keccak256 of the game's ancillary data (UmaSportsOracle)"),
+        markets: z
+          .array(
+            z.object({
+              market_id: z.string(),
+              condition_id: z.string(),
+              market_type: z.enum(["winner", "spreads", "totals"]),
+              line: z.string().describe("Spreads and totals line scaled by 1e6, as the contract stores it"),
+            }),
+          )
+          .describe("Every market the sports oracle created on the game (MarketCreated logs): one dispute decides them all"),
+      })
+      .nullable()
+      .describe("For a dispute of Polymarket's sports oracle (MULTIPLE_VALUES game scores): the game and its markets; else null"),
     unread: z
       .array(z.enum(["oo_state", "dvm_status"]))
       .describe(
@@ -165,7 +204,13 @@ export const VotingRoundSchema = z
     starts_at: isoTime,
     ends_at: isoTime,
     status: z.enum(["active", "past"]),
-    requests: z.number().int().nullable().describe("Requests voted in the round: rounds(r).numberOfRequestsToVote; null when unread"),
+    requests: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "Requests voted in the round, as VotingV2 counts them: rounds(r).numberOfRequestsToVote (a request counts in the round it lands in, a roll in the round that processes it); for the active round plus the requests rolled into it that VotingV2 has not processed yet. null when unread",
+      ),
     requests_revealed: z.number().int().describe("Distinct requests with at least one reveal"),
     reveal_count: z.number().int().describe("VoteRevealed events of the round"),
     unique_revealers: z.number().int().describe("Distinct voters (stakers, not delegates) that revealed"),
@@ -189,8 +234,25 @@ export const VoterSchema = z
       .describe(
         "True when the stake could not be refreshed with getVoterStakePostUpdate (outside the refreshed top, or the call ran out of gas)",
       ),
-    delegate: address.nullable().describe("Address allowed to vote for this staker, or null"),
-    share_of_total_stake: z.number().min(0).max(1).describe("stake / cumulativeStake()"),
+    delegate: address
+      .nullable()
+      .describe(
+        "Address voting for this staker, when the delegation is in effect: the staker named it (setDelegate) and it named the staker back (setDelegator), as Staker.getVoterFromDelegate requires; else null",
+      ),
+    pending_delegate: address
+      .nullable()
+      .describe(
+        "Delegate the staker named that has not named the staker back (not in effect; UMA's voter dapp shows it as pending), else null",
+      ),
+    pending_unstake: tokens.describe("Stake in its unstake cooldown (voterStakes().pendingUnstake): no longer staked, not yet withdrawn"),
+    unstake_time: isoTime.nullable().describe("When the pending unstake can be executed (voterStakes().unstakeTime); null when none"),
+    share_of_total_stake: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        "stake / the sum of every listed staker's stake, each as its row shows it (one basis: the shares sum to 1). Not cumulativeStake(), the contract's principal, which applied slashes never move",
+      ),
   })
   .meta({ id: "Voter" });
 
@@ -224,15 +286,22 @@ export const votersEndpoint = oracleEndpoint({
   description:
     "Every address that received stake (VotingV2 `Staked` logs), with its current stake read on-chain through " +
     "bounded Multicall3 batches (`voterStakes`), the top stakers then refreshed post-slash one by one " +
-    "(`getVoterStakePostUpdate`, an explicit gas limit; a staker not refreshed is marked `stake_stale`), delegate and " +
-    "share of `cumulativeStake()`, ranked by stake. " +
+    "(`getVoterStakePostUpdate`, an explicit gas limit; a staker not refreshed is marked `stake_stale`), delegate (both " +
+    "sides agreeing), pending unstake and share of the listed stakes, ranked by stake. " +
     "Addresses with no stake left (fully unstaked) are left out. `meta.total` counts stakers; `meta.cumulative_stake` " +
     `is the contract's total. Rebuilt at most every 5 minutes. ${CHAIN_NOTE}`,
   query: z.object({
     limit: intParam({ min: 1, max: 500, default: 50, description: "Number of stakers to return (1-500, default 50)" }),
   }),
   data: z.array(VoterSchema),
-  meta: { cumulative_stake: tokens, stale_stakes: z.number().int().optional().describe("Stakers with a stale stake") },
+  meta: {
+    cumulative_stake: tokens,
+    stale_stakes: z.number().int().optional().describe("Stakers with a stale stake"),
+    pending_unstakes: z
+      .object({ stakers: z.number().int(), tokens })
+      .optional()
+      .describe("Stakers with an unstake in cooldown (fully unstaking ones included, who are not listed) and its sum"),
+  },
 });
 
 const chainPass = z.object({

@@ -58,6 +58,13 @@ contract MockManagedOptimisticOracleV2 is MockOptimisticOracleV2 {
         super.seedProposePrice(requester, proposer, identifier, timestamp, ancillaryData, proposedPrice);
     }
 
+    // ManagedOptimisticOracleV2.settleAndGetPrice: only reads a request a resolver already settled.
+    function settleAndGetPrice(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) external view override returns (int256) {
+        Request storage r = requests[_id(msg.sender, identifier, timestamp, ancillaryData)];
+        require(r.settled, "RequestNotSettled");
+        return r.resolvedPrice;
+    }
+
     // ManagedOptimisticOracleV2.settle: onlyResolver.
     function seedSettle(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) public override {
         require(msg.sender == resolver, "not resolver");

@@ -7,10 +7,17 @@ interface IChildTunnel {
     function requestPrice(bytes32 identifier, uint256 time, bytes memory ancillaryData) external;
 }
 
+// OptimisticRequester's dispute callback (UMAprotocol/protocol OptimisticOracleV2Interface / OptimisticRequester).
+interface IOptimisticRequester {
+    function priceDisputed(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData, uint256 refund) external;
+}
+
 // A test double of UMA's OptimisticOracleV2 on Polygon. The read functions and events have the real signatures;
 // getState follows the real _getState decision order. Disputes are forwarded to the child tunnel as the real OOv2
 // forwards them to its oracle: with `,ooRequester:<requester>` stamped on and the proposal time for event-based
-// requests. State changes go through `seed*` helpers that emit the real events.
+// requests; after DisputePrice the requester's priceDisputed callback runs (Polymarket's adapter resets the question
+// there: a new request in the same transaction). requestPrice / setEventBased / setCallbacks are the real calls an
+// adapter makes (requester = msg.sender); other state changes go through `seed*` helpers that emit the real events.
 contract MockOptimisticOracleV2 {
     enum State {
         Invalid,
@@ -91,6 +98,44 @@ contract MockOptimisticOracleV2 {
         return AncillaryStrings.append(ancillaryData, "ooRequester", AncillaryStrings.toHex(requester));
     }
 
+    // ---- the real calls a requester (Polymarket's adapter) makes ----
+
+    function requestPrice(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData, address currency, uint256 reward) external returns (uint256 totalBond) {
+        Request storage r = requests[_id(msg.sender, identifier, timestamp, ancillaryData)];
+        // requestPrice: "requestPrice: Invalid" unless the request does not exist yet.
+        require(r.currency == address(0), "requestPrice: Invalid");
+        r.currency = currency;
+        r.reward = reward;
+        r.finalFee = 1500e6;
+        r.requestSettings = RequestSettings(false, false, false, false, false, 750e6, defaultLiveness);
+        emit RequestPrice(msg.sender, identifier, timestamp, ancillaryData, currency, reward, r.finalFee);
+        return r.requestSettings.bond + r.finalFee;
+    }
+
+    function setEventBased(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) external {
+        Request storage r = requests[_id(msg.sender, identifier, timestamp, ancillaryData)];
+        require(r.currency != address(0) && r.proposer == address(0), "setEventBased: Requested");
+        r.requestSettings.eventBased = true;
+        // The real setEventBased also sets refundOnDispute.
+        r.requestSettings.refundOnDispute = true;
+    }
+
+    function setCallbacks(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData, bool onProposed, bool onDisputed, bool onSettled) external {
+        Request storage r = requests[_id(msg.sender, identifier, timestamp, ancillaryData)];
+        require(r.currency != address(0) && r.proposer == address(0), "setCallbacks: Requested");
+        r.requestSettings.callbackOnPriceProposed = onProposed;
+        r.requestSettings.callbackOnPriceDisputed = onDisputed;
+        r.requestSettings.callbackOnPriceSettled = onSettled;
+    }
+
+    // settleAndGetPrice: settles the caller's request if it is not settled yet (an Expired or Resolved one), then
+    // returns its price.
+    function settleAndGetPrice(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) external virtual returns (int256) {
+        Request storage r = requests[_id(msg.sender, identifier, timestamp, ancillaryData)];
+        if (!r.settled) _settleRequest(msg.sender, identifier, timestamp, ancillaryData);
+        return r.resolvedPrice;
+    }
+
     // ---- seeding helpers (not part of the real ABI) ----
 
     function seedRequestPrice(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData, address currency, uint256 reward) external {
@@ -124,7 +169,24 @@ contract MockOptimisticOracleV2 {
         // real _getTimestampForDvmRequest).
         uint256 dvmTime = r.requestSettings.eventBased ? r.expirationTime - r.requestSettings.customLiveness : timestamp;
         oracle.requestPrice(identifier, dvmTime, stampAncillaryData(ancillaryData, requester));
+        uint256 refund = _refundOnDispute(r);
         emit DisputePrice(requester, r.proposer, disputer, identifier, timestamp, ancillaryData, r.proposedPrice);
+        _disputeCallback(r, requester, identifier, timestamp, ancillaryData, refund);
+    }
+
+    // disputePriceFor: the reward goes back to the requester when refundOnDispute is set (event-based requests).
+    function _refundOnDispute(Request storage r) private returns (uint256 refund) {
+        if (r.reward > 0 && r.requestSettings.refundOnDispute) {
+            refund = r.reward;
+            r.reward = 0;
+        }
+    }
+
+    // disputePriceFor, after DisputePrice: the requester's priceDisputed callback, if it is a contract that asked for it.
+    function _disputeCallback(Request storage r, address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData, uint256 refund) private {
+        if (requester.code.length > 0 && r.requestSettings.callbackOnPriceDisputed) {
+            IOptimisticRequester(requester).priceDisputed(identifier, timestamp, ancillaryData, refund);
+        }
     }
 
     /// Bulk seeding for the bench's mainnet-scale world: each question requested, proposed at its proposal time and
@@ -152,9 +214,10 @@ contract MockOptimisticOracleV2 {
         r.disputer = disputer;
         r.proposedPrice = 1e18;
         r.expirationTime = proposalTime + defaultLiveness;
-        // Oracle first, then DisputePrice: the real call order (sim/chain/SOURCES.md).
+        // Oracle first, then DisputePrice, then the requester's callback: the real call order (sim/chain/SOURCES.md).
         oracle.requestPrice(identifier, proposalTime, stampAncillaryData(ancillaryData, requester));
         emit DisputePrice(requester, proposer, disputer, identifier, timestamp, ancillaryData, 1e18);
+        _disputeCallback(r, requester, identifier, timestamp, ancillaryData, 0);
     }
 
     // The DVM's answer reaching Polygon through the tunnel: the request becomes Resolved.
@@ -166,6 +229,10 @@ contract MockOptimisticOracleV2 {
     }
 
     function seedSettle(address requester, bytes32 identifier, uint256 timestamp, bytes calldata ancillaryData) public virtual {
+        _settleRequest(requester, identifier, timestamp, ancillaryData);
+    }
+
+    function _settleRequest(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) internal {
         bytes32 id = _id(requester, identifier, timestamp, ancillaryData);
         Request storage r = requests[id];
         // UMAprotocol/protocol OptimisticOracleV2._settle: an Expired (undisputed) proposal settles at the proposed

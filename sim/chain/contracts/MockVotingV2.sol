@@ -167,8 +167,17 @@ contract MockVotingV2 {
         out = new RequestState[](requests.length);
         for (uint256 i = 0; i < requests.length; i++) {
             bytes32 id = _requestId(requests[i].identifier, requests[i].time, requests[i].ancillaryData);
-            out[i] = RequestState(_status(id, currentRoundId), priceRequests[id].lastVotingRound);
+            RequestStatus status = _status(id, currentRoundId);
+            // VotingV2: "If it's an active request, its true lastVotingRound is the current one, even if it hasn't
+            // been updated" (a request rolled into this round but not processed yet still stores its old round).
+            out[i] = RequestState(status, status == RequestStatus.Active ? currentRoundId : priceRequests[id].lastVotingRound);
         }
+    }
+
+    // VotingV2.getRoundIdToVoteOnRequest: the first round from `targetRoundId` on that is not full.
+    function getRoundIdToVoteOnRequest(uint32 targetRoundId) public view returns (uint32) {
+        while (rounds[targetRoundId].numberOfRequestsToVote >= maxRequestsPerRound) ++targetRoundId;
+        return targetRoundId;
     }
 
     function currentActiveRequests() external view returns (bool) {
@@ -236,6 +245,12 @@ contract MockVotingV2 {
         emit DelegatorSet(delegate, voter);
     }
 
+    /// Only the staker's side of a delegation (Staker.setDelegate): not in effect until the delegate calls setDelegator.
+    function seedSetDelegateOneSided(address voter, address delegate) external {
+        voterStakes[voter].delegate = delegate;
+        emit DelegateSet(voter, delegate);
+    }
+
     function seedRequestUnstake(address voter, uint128 amount) external {
         VoterStake storage s = voterStakes[voter];
         s.stake -= amount;
@@ -251,10 +266,12 @@ contract MockVotingV2 {
         emit VoterSlashed(voter, resolvedPriceRequestIds.length, slashedTokens);
     }
 
+    // VotingV2._requestPrice: a request already known is left alone (no event); a new one is voted in the first round
+    // after the current one that is not full.
     function seedRequest(address requester, bytes32 identifier, uint256 time, bytes calldata ancillaryData) external returns (bytes32 id) {
         id = _requestId(identifier, time, ancillaryData);
-        require(priceRequests[id].time == 0, "exists");
-        uint32 roundId = getCurrentRoundId() + 1;
+        if (priceRequests[id].time != 0 || resolved[id]) return id;
+        uint32 roundId = getRoundIdToVoteOnRequest(getCurrentRoundId() + 1);
         priceRequests[id] = PriceRequest(roundId, false, uint64(time), 0, identifier, ancillaryData);
         pendingPriceRequestsIds.push(id);
         rounds[roundId].numberOfRequestsToVote++;
@@ -287,12 +304,24 @@ contract MockVotingV2 {
         round.cumulativeStakeAtRound = cumulativeStake;
     }
 
+    /// VotingV2's processing of one unresolved request whose round has passed (_processResolvablePriceRequests): the
+    /// roll count grows by the rounds passed since its last voting round (several at once when nobody processed the
+    /// queue for a while); past maxRolls the request is deleted, else it moves to the first round from now that is not
+    /// full, which counts it.
     function seedRoll(bytes32 identifier, uint256 time, bytes calldata ancillaryData) external {
         bytes32 id = _requestId(identifier, time, ancillaryData);
         PriceRequest storage r = priceRequests[id];
         require(r.time != 0 && !resolved[id], "not pending");
-        r.rollCount++;
-        r.lastVotingRound = getCurrentRoundId();
+        uint32 currentRoundId = getCurrentRoundId();
+        require(r.lastVotingRound < currentRoundId, "round not passed");
+        r.rollCount += currentRoundId - r.lastVotingRound;
+        if (r.rollCount > maxRolls && !r.isGovernance) {
+            _removePending(id);
+            emit RequestDeleted(identifier, time, ancillaryData, r.rollCount);
+            delete priceRequests[id];
+            return;
+        }
+        r.lastVotingRound = getRoundIdToVoteOnRequest(currentRoundId);
         rounds[r.lastVotingRound].numberOfRequestsToVote++;
         emit RequestRolled(identifier, time, ancillaryData, r.rollCount);
     }
@@ -365,11 +394,32 @@ contract MockVotingV2 {
         resolvable[id] = true;
     }
 
-    /// Deletes a request rolled past maxRolls, as VotingV2's processing does (emits the real RequestDeleted).
+    /// Deletes a request as VotingV2's processing does past maxRolls (emits the real RequestDeleted with the actual roll
+    /// count). The caller decides that it rolled too often: the count is not checked (seedRoll deletes by the real rule).
     function seedDelete(bytes32 identifier, uint256 time, bytes calldata ancillaryData) external {
         bytes32 id = _requestId(identifier, time, ancillaryData);
         PriceRequest storage r = priceRequests[id];
         require(r.time != 0 && !resolved[id], "not pending");
+        _removePending(id);
+        // The count the deletion carries is the actual one (VotingV2 adds the rounds passed before deleting).
+        emit RequestDeleted(identifier, time, ancillaryData, _actualRollCount(r, getCurrentRoundId()));
+        delete priceRequests[id];
+    }
+
+    /// Requests added in past rounds and never processed since (RequestAdded in their round, as _requestPrice emits
+    /// it): VotingV2 counts their rolls lazily, so each is up for vote now with an actual roll count of the rounds passed.
+    function seedBulkPending(bytes32 identifier, uint256[] calldata times, bytes[] calldata ancillaries, uint32[] calldata roundIds) external {
+        for (uint256 i = 0; i < times.length; i++) {
+            bytes32 id = _requestId(identifier, times[i], ancillaries[i]);
+            require(priceRequests[id].time == 0, "exists");
+            priceRequests[id] = PriceRequest(roundIds[i], false, uint64(times[i]), 0, identifier, ancillaries[i]);
+            pendingPriceRequestsIds.push(id);
+            rounds[roundIds[i]].numberOfRequestsToVote++;
+            emit RequestAdded(msg.sender, roundIds[i], identifier, times[i], ancillaries[i], false);
+        }
+    }
+
+    function _removePending(bytes32 id) private {
         for (uint256 i = 0; i < pendingPriceRequestsIds.length; i++) {
             if (pendingPriceRequestsIds[i] == id) {
                 pendingPriceRequestsIds[i] = pendingPriceRequestsIds[pendingPriceRequestsIds.length - 1];
@@ -377,8 +427,6 @@ contract MockVotingV2 {
                 break;
             }
         }
-        emit RequestDeleted(identifier, time, ancillaryData, r.rollCount);
-        delete priceRequests[id];
     }
 
     // ---- internals ----

@@ -25,7 +25,14 @@ import { getOracleDisputes, getOracleSummary } from "@/lib/oracle/service";
 import { resolutionsByConditionId } from "@/lib/resolution/market-status";
 import { type LocalChains, startLocalChains } from "@/sim/chain";
 import { compileContracts } from "@/sim/chain/compile";
-import { PHASE_LENGTH, POLYMARKET_ADAPTERS, polymarketAncillary, ROOT_TUNNEL_ADDRESS, ROUND_LENGTH } from "@/sim/chain/seed";
+import {
+  PHASE_LENGTH,
+  POLYMARKET_ADAPTERS,
+  polymarketAncillary,
+  ROOT_TUNNEL_ADDRESS,
+  ROUND_LENGTH,
+  UMA_CTF_ADAPTER_V4,
+} from "@/sim/chain/seed";
 import { freshDb } from "./helpers";
 import { account, driver, YES_OR_NO } from "@/tests/helpers/chain-driver";
 
@@ -229,7 +236,8 @@ describe("DVM lifecycle details", { shuffle: false }, () => {
   });
 
   it("a Managed OOv2 proposal past liveness stays proposed (custom liveness honoured) and accepts a dispute", async () => {
-    const requester = POLYMARKET_ADAPTERS[1];
+    // The v4 adapter asks the Managed OOv2 (its dispute callback answers only its own oracle).
+    const requester = UMA_CTF_ADAPTER_V4;
     const managed = chains.addresses.managedOptimisticOracleV2;
     const legacy = chains.addresses.optimisticOracleV2;
     const someone = (n: number) => `0x${(0xbcd000 + n).toString(16).padStart(40, "0")}`;

@@ -94,7 +94,7 @@ describe("oracle endpoints on the seeded local chain", () => {
     expect(body.data[1].cumulative_stake_at_round).not.toBeNull();
   });
 
-  it("voters: ranked by post-slash stake, ties share a rank, delegates shown, share of cumulative stake", async () => {
+  it("voters: ranked by post-slash stake, ties share a rank, two-sided delegates, pending unstakes, shares on one basis", async () => {
     const { status, body } = await callHandler(votersGET, "/api/oracle/voters");
     expect(status).toBe(200);
     const expected = chains.expected.voters;
@@ -110,6 +110,7 @@ describe("oracle endpoints on the seeded local chain", () => {
       count: expected.length,
       total: expected.length,
       cumulative_stake: chains.expected.cumulative_stake,
+      pending_unstakes: chains.expected.pending_unstakes,
     });
     const limited = await callHandler(votersGET, "/api/oracle/voters?limit=3");
     expect(limited.body.data.map((v: { rank: number }) => v.rank)).toEqual([1, 2, 2]);

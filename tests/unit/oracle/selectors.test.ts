@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type AbiEvent, type AbiFunction, toEventSelector, toFunctionSelector } from "viem";
 import { describe, expect, it } from "vitest";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, votingV2Abi } from "@/lib/oracle/abi";
+import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, votingV2Abi } from "@/lib/oracle/abi";
 import { compileContracts } from "@/sim/chain/compile";
 
 const TSV = readFileSync(path.resolve(__dirname, "../../../sim/chain/reference/SELECTORS.tsv"), "utf8");
@@ -43,13 +43,30 @@ describe("ABI selectors", () => {
   });
 
   it.each(APP_ABIS)("the local %s adds nothing beyond the real ABI except seed* helpers", (contract, _abi, mock) => {
-    // The tunnel's requestPrice is the real write entry point the OOv2 calls (not a read, so not in SELECTORS.tsv).
-    const allowed = new Set(["requestPrice(bytes32,uint256,bytes)"]);
+    // Real entry points that are not in SELECTORS.tsv (it lists UMA's published read ABI): the tunnel's requestPrice
+    // and hasPrice the OOv2 calls, the OO's request calls an adapter makes, VotingV2's landing-round view. Each is
+    // checked against the contract's source in sim/chain/SOURCES.md.
+    const allowed = new Set([
+      "requestPrice(bytes32,uint256,bytes)",
+      "hasPrice(bytes32,uint256,bytes)",
+      "requestPrice(bytes32,uint256,bytes,address,uint256)",
+      "setEventBased(bytes32,uint256,bytes)",
+      "setCallbacks(bytes32,uint256,bytes,bool,bool,bool)",
+      "settleAndGetPrice(bytes32,uint256,bytes)",
+      "getRoundIdToVoteOnRequest(uint32)",
+    ]);
     const realValues = new Set([...real].filter(([k]) => k.startsWith(`${contract}:`)).map(([, v]) => v));
     for (const item of (artifacts[mock].abi as (AbiFunction | AbiEvent)[]).filter((i) => i.type === "function" || i.type === "event")) {
       if (item.name.startsWith("seed") || allowed.has(signatureOf(item))) continue;
       expect(realValues.has(selectorOf(item)), `${mock}.${signatureOf(item)}`).toBe(true);
     }
+  });
+
+  it("the local adapter emits every UmaCtfAdapter event the app scans, with the same topic", () => {
+    const topics = new Set(
+      (artifacts.MockUmaCtfAdapter.abi as AbiEvent[]).filter((i) => i.type === "event").map((i) => toEventSelector(i)),
+    );
+    for (const event of umaCtfAdapterAbi) expect(topics.has(toEventSelector(event)), signatureOf(event)).toBe(true);
   });
 
   it("Multicall3 has the canonical aggregate3 selector viem calls", () => {

@@ -3,7 +3,7 @@ import { type Address, type Hex, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { LEGACY_UMA_CTF_ADAPTER, NEG_RISK_ADAPTER, NEG_RISK_UMA_CTF_ADAPTERS, STANDARD_UMA_CTF_ADAPTERS } from "@/lib/resolution/addresses";
 import { appendInitializer, conditionIdOf, questionIdOf } from "@/lib/resolution/ids";
-import { type JoinableMarket, indexMarkets, joinDisputeToMarket, questionIdFromAncillary } from "@/lib/resolution/join";
+import { type JoinableMarket, indexMarkets, joinDisputeToMarket, joinKeyOf, questionIdFromAncillary } from "@/lib/resolution/join";
 import { linkRequestsToQuestions, negRiskConditionId, negRiskMarketId, negRiskQuestionId } from "@/lib/resolution/neg-risk";
 import { legacyBridgedAncillaryData, stampAncillaryData } from "@/lib/oracle/ancillary";
 
@@ -11,6 +11,8 @@ const INITIALIZER: Address = "0x91430CaD2d3975766499717fA0D66A78d814E5c5";
 const STANDARD_ADAPTER = STANDARD_UMA_CTF_ADAPTERS[0];
 const NEG_RISK_UMA_ADAPTER = NEG_RISK_UMA_CTF_ADAPTERS[0];
 const OOV2: Address = "0xeE3Afe347D5C74317041E2618C49534dAf887c24";
+/** A NegRiskAdapter other than the legacy one (what a second operator's nrAdapter() may return). */
+const OTHER_NR_ADAPTER: Address = "0x00000000000000000000000000000000000a0a0a";
 
 const question = (title: string): Hex =>
   appendInitializer(
@@ -104,6 +106,47 @@ describe("joining a dispute to its market", () => {
     ).toMatchObject({
       market: null,
       reason: "legacy_adapter",
+    });
+  });
+
+  it("joins through the oracle row's neg_risk (the operator's question, either condition oracle) and sports (winner first)", () => {
+    // A neg-risk market Gamma lists with neither questionID nor negRiskRequestID: only the operator's question leads there.
+    const bare: JoinableMarket = { id: "303", conditionId: negRiskConditionId(candidateQuestionId, OTHER_NR_ADAPTER) };
+    const row = {
+      question_id: candidateRequestId,
+      requester: NEG_RISK_UMA_ADAPTER,
+      neg_risk: {
+        question_id: candidateQuestionId,
+        condition_ids: [
+          negRiskConditionId(candidateQuestionId, NEG_RISK_ADAPTER),
+          negRiskConditionId(candidateQuestionId, OTHER_NR_ADAPTER),
+        ],
+      },
+    };
+    expect(joinDisputeToMarket(joinKeyOf(row), indexMarkets([standard, bare]))).toMatchObject({
+      market: { id: "303" },
+      method: "neg_risk_operator",
+    });
+    // Without the operator's answer the same market is out of reach.
+    expect(joinDisputeToMarket(joinKeyOf({ ...row, neg_risk: null }), indexMarkets([bare])).market).toBeNull();
+    const game = {
+      question_id: questionIdOf(stringToHex('{"title":"A vs. B"},initializer:91430cad2d3975766499717fa0d66a78d814e5c5')),
+      requester: "0xb21182d0494521Cf45DbbeEbb5A3ACAAb6d22093" as Address,
+      sports: {
+        markets: [
+          { condition_id: `0x${"02".repeat(32)}`, market_type: "totals" },
+          { condition_id: `0x${"01".repeat(32)}`, market_type: "winner" },
+        ],
+      },
+    };
+    const markets = [
+      { id: "totals", conditionId: `0x${"02".repeat(32)}` },
+      { id: "winner", conditionId: `0x${"01".repeat(32)}` },
+    ];
+    expect(joinDisputeToMarket(joinKeyOf(game), indexMarkets(markets))).toMatchObject({ market: { id: "winner" }, method: "sports_game" });
+    expect(joinDisputeToMarket(joinKeyOf(game), indexMarkets(markets.slice(0, 1)))).toMatchObject({
+      market: { id: "totals" },
+      method: "sports_game",
     });
   });
 

@@ -52,6 +52,23 @@ describe("resolution status", () => {
     expect(status([{ ...proposed, ooState: 3 }])).toBe("expired");
   });
 
+  it("a first dispute the adapter reset (QuestionReset in its transaction) leaves the market reset, whatever its vote", () => {
+    const resetDispute = { ...disputed, reset: true, dvm: { status: "active" as const, roundId: 10_301 } };
+    // The new request (Requested, no proposal) is not in the index: the reset dispute is the latest request known.
+    expect(resolutionOf([resetDispute], YES_NO)).toMatchObject({ status: "reset", oo_state: "Requested", dispute_id: "0xd1" });
+    // Once the new request is proposed, it decides; a second dispute (no reset) goes to the vote, which decides.
+    const reproposed = { ...reset, ooState: 2, proposedPrice: 0n, proposedAt: T0 + 3000 };
+    expect(resolutionOf([resetDispute, reproposed], YES_NO).status).toBe("proposed");
+    const secondDispute = {
+      ...reproposed,
+      ooState: 4,
+      disputedAt: T0 + 4000,
+      disputeId: "0xd2" as const,
+      dvm: { status: "active" as const, roundId: 10_302 },
+    };
+    expect(resolutionOf([resetDispute, secondDispute], YES_NO)).toMatchObject({ status: "voting", dispute_id: "0xd2" });
+  });
+
   it("reports the latest proposal in words and the latest dispute with its vote round", () => {
     const secondDispute = {
       ...reset,
