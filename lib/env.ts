@@ -123,6 +123,9 @@ const EnvSchema = z.object({
   HEALTH_CACHE_S: int(5, 0, 60),
   // How long a key lookup is cached in each server process; bounds how late a revocation takes effect.
   KEY_CACHE_TTL_S: int(30, 0, 60),
+  // How often each process moves its usage counts out (lib/keys/usage-meter.ts): shorter only means smaller, more
+  // frequent writes.
+  USAGE_FLUSH_MS: int(5000, 100, 60_000),
 
   // Signs browser tokens and the gateway header (HS256): short secrets can be brute-forced offline.
   JWT_SECRET: secret,
@@ -171,6 +174,12 @@ const EnvSchema = z.object({
   ORACLE_TOP_VOTERS: int(200, 1, 10_000),
 
   SAMPLER_INTERVAL_S: int(0, 0, 3600),
+  // Test servers only (refused on a deployment, below): passes are stamped this many seconds off the real clock, so a
+  // test can land a pass "a minute ago" instead of waiting a minute (docs/testing.md "Waiting in tests").
+  SAMPLER_CLOCK_OFFSET_S: int(0, -86_400, 86_400),
+  // Test servers only (refused on a deployment, below): caps each -live body's TTL at this many seconds (0: the
+  // documented TTLs), so a test sees a body go stale within a second.
+  LIVE_TTL_MAX_S: int(0, 0, 3600),
   // A server that runs no sampler checks this often (ms) for a pass another process ran, and computes its aggregates
   // at once so no reader pays for them (lib/server/jobs.ts); 0 turns it off.
   PASS_WATCH_MS: int(1000, 0, 60_000),
@@ -266,6 +275,15 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new Error(
       `Missing required secret(s): ${missing.join(", ")}. Set them in the environment (SECURITY.md, "Settings a deployment must choose"); ` +
         "GENERATE_LOCAL_SECRETS=1 keeps generated ones under DATA_DIR, for a local demo only.",
+    );
+  }
+  // The knobs that bend time for tests would stamp wrong sample times or spend the upstream's budget on a deployment:
+  // only a local start (the rule of generated secrets: the test servers, the demo, development) takes them.
+  const testKnobs = (["SAMPLER_CLOCK_OFFSET_S", "LIVE_TTL_MAX_S"] as const).filter((k) => values[k] !== 0);
+  if (testKnobs.length && !mayGenerate) {
+    throw new Error(
+      `${testKnobs.join(", ")}: for test servers only; a deployment (DATABASE_URL, or production without ` +
+        "GENERATE_LOCAL_SECRETS) must leave them unset (docs/configuration.md).",
     );
   }
   // One secret signing tokens and guarding the cron routes would let whoever learns one do both.

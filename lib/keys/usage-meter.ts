@@ -9,6 +9,7 @@
 // batch is flushed at shutdown (lib/server/boot.ts).
 import { randomUUID } from "node:crypto";
 import { getDb, type Db } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { DATA_NAMESPACE } from "@/lib/kv/namespace";
 import { getLimitsKv } from "@/lib/kv/redis";
 import { errorFields, log } from "@/lib/log";
@@ -17,7 +18,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 export const STATUS_CLASSES = ["2xx", "4xx", "429", "5xx"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-export const USAGE_FLUSH_INTERVAL_MS = 5_000;
+export const USAGE_FLUSH_INTERVAL_MS = env.USAGE_FLUSH_MS;
 const MINUTE_MS = 60_000;
 const ROWS_PER_STATEMENT = 500;
 

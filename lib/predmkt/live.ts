@@ -4,6 +4,7 @@
 // services never import the contracts themselves. Route queries arrive validated with their defaults applied.
 import { cachedAnswer, type CachedAnswer } from "@/lib/api/cached-answer";
 import { ApiError, upstreamError } from "@/lib/api/errors";
+import { env } from "@/lib/env";
 import { type Cached, cachedLoad } from "@/lib/upstream/cache";
 import * as clob from "@/lib/upstream/clob";
 import * as data from "@/lib/upstream/data";
@@ -60,6 +61,9 @@ export interface LiveSeries {
 
 /** Seconds a live body stays fresh (docs/api-decisions.md#caching: 10–90 s). */
 export const LIVE_TTL_S = { holders: 60, marketActivity: 15, eventActivity: 10, eventHistory: 90 } as const;
+
+/** A body's TTL: the documented one, or a test server's shorter cap (LIVE_TTL_MAX_S, refused on a deployment). */
+const ttl = (name: keyof typeof LIVE_TTL_S) => (env.LIVE_TTL_MAX_S > 0 ? Math.min(LIVE_TTL_S[name], env.LIVE_TTL_MAX_S) : LIVE_TTL_S[name]);
 
 export interface LiveBody<T> {
   data: T;
@@ -213,7 +217,7 @@ async function fetchHolderGroups(
 // ---------------------------------------------------------------------------------------------------------------
 
 export async function getHoldersLive(id: string, query: { limit: number }): Promise<LiveBody<LiveHolderGroup[]>> {
-  const cached = await cachedLive(`live:holders:${id.toLowerCase()}:${query.limit}`, LIVE_TTL_S.holders, async () => {
+  const cached = await cachedLive(`live:holders:${id.toLowerCase()}:${query.limit}`, ttl("holders"), async () => {
     const deadline = defaultDeadline();
     const market = await resolveMarket(id, deadline);
     const reads = freshReads(deadline);
@@ -235,7 +239,7 @@ export async function getMarketActivityLive(
 ): Promise<LiveBody<MarketActivity>> {
   // Trades are fetched at the largest `trades_limit` and cut per caller, so that parameter never splits the cache.
   const key = `live:market-activity:${id.toLowerCase()}:${query.holders_limit}`;
-  const cached = await cachedLive(key, LIVE_TTL_S.marketActivity, async (): Promise<Produced<MarketActivity>> => {
+  const cached = await cachedLive(key, ttl("marketActivity"), async (): Promise<Produced<MarketActivity>> => {
     const deadline = defaultDeadline();
     const reads = freshReads(deadline);
     const market = await resolveMarket(id, deadline);
@@ -273,7 +277,7 @@ export async function getEventActivityLive(
   // each costing a fresh one. The size filter therefore applies to the event's latest TRADES_MAX_LIMIT trades.
   const minUsd = query.min_usd ?? 0;
   const key = `live:event-activity:${slug}:${query.side ?? "both"}`;
-  const cached = await cachedLive(key, LIVE_TTL_S.eventActivity, async (): Promise<Produced<LiveTrade[]>> => {
+  const cached = await cachedLive(key, ttl("eventActivity"), async (): Promise<Produced<LiveTrade[]>> => {
     const deadline = defaultDeadline();
     const event = await resolveEvent(slug, deadline);
     if (event.markets.length === 0) return { value: [], producedAtMs: Date.now() };
@@ -293,7 +297,7 @@ export async function getEventHistoryLive(
   query: { interval: PriceHistoryInterval; markets: number },
 ): Promise<LiveBody<LiveSeries[]>> {
   const key = `live:event-history:${slug}:${query.interval}:${query.markets}`;
-  const cached = await cachedLive(key, LIVE_TTL_S.eventHistory, async () => {
+  const cached = await cachedLive(key, ttl("eventHistory"), async () => {
     const deadline = defaultDeadline();
     const event = await resolveEvent(slug, deadline);
     const top = event.markets

@@ -56,3 +56,8 @@ export const DEFAULT_CONFIG: SamplerConfig = {
   whaleConcurrency: 4,
   whaleHoldersPerOutcome: 20,
 };
+
+/** The clock passes are stamped with: the real one, or a test server's, SAMPLER_CLOCK_OFFSET_S off it (lib/env.ts). */
+export function samplerNow(): Date {
+  return new Date(Date.now() + env.SAMPLER_CLOCK_OFFSET_S * 1000);
+}

@@ -3,7 +3,7 @@
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { repeatEvery } from "@/lib/loop";
-import type { SamplerConfig } from "./config";
+import { type SamplerConfig, samplerNow } from "./config";
 import { type PassResult, runPass } from "./pass";
 import type { SamplerSource } from "./source";
 import { upstreamSource } from "./upstream-source";
@@ -26,7 +26,7 @@ export async function runSamplerPass(options: RunSamplerPassOptions = {}): Promi
     source: options.source ?? upstreamSource,
     trigger: options.trigger ?? "manual",
     config: options.config,
-    now: options.now,
+    now: options.now ?? samplerNow,
   });
 }
 

@@ -15,3 +15,23 @@ export async function pollUntil<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * A revocation reaching a server that caches key lookups for `cacheTtlS` (KEY_CACHE_TTL_S): repeats `request` until it
+ * is answered 401, failing if that takes longer than the TTL and 2 s. Returns that answer unread.
+ */
+export async function untilRefused(request: () => Promise<Response>, cacheTtlS = 1): Promise<Response> {
+  const { response } = await pollUntil(
+    async () => {
+      const response = await request();
+      if (response.status !== 401) await response.body?.cancel();
+      return { status: response.status, response };
+    },
+    (answer) => answer.status === 401,
+    cacheTtlS * 1000 + 2000,
+    // Every 200 ms: a key on a 20-a-minute limit must not run out before its revocation shows.
+    200,
+    `a 401 within KEY_CACHE_TTL_S=${cacheTtlS} s of the revocation`,
+  );
+  return response;
+}

@@ -117,7 +117,12 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
 
     // Pass 2: the trade tape is made slow so the pass cannot finish on its own; it is killed the moment it has
     // started writing prices (part of the outcomes carry its time, the rest still pass 1's).
-    await new Promise((r) => setTimeout(r, 2000)); // new trades and a later sample time than pass 1
+    // New trades on the upstream tape past pass 1's watermark, for pass 3 to read (pass 2, a new process, stamps its
+    // samples later than pass 1 by starting at all).
+    await waitFor("a trade newer than pass 1's watermark upstream", async () => {
+      const [newest] = (await (await fetch(`${sim.dataUrl}/trades?limit=1&takerOnly=true`)).json()) as { timestamp: number }[];
+      return newest && newest.timestamp > watermark1;
+    });
     sim.setFault({ target: "data", path: "/trades", mode: "latency", latency_ms: 30_000 });
     const second = startSamplerProcess();
     await waitFor(
@@ -139,7 +144,19 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
     // Its lease lapses after leaseTtlMs (2 min); expiring it here stands in for that wait.
     await query(`UPDATE sampler_lease SET expires_at = now() - interval '1 second'`);
     sim.clearFaults();
-    await new Promise((r) => setTimeout(r, 1500));
+    // The killed pass is gone from the database too: a statement it had in flight has run to its end and no session
+    // of it is left, so nothing of pass 2 can still land once pass 3 starts.
+    await waitFor(
+      "the killed pass's sessions to end",
+      async () =>
+        (
+          await query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+          )
+        )[0].n === 0,
+      30_000,
+    );
     const third = startSamplerProcess();
     await waitFor("pass 3 to finish", async () => (await runs()).length === 3 && (await runs())[2].status !== "running", 90_000);
     await kill(third);

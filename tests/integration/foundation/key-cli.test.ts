@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { untilRefused } from "../../helpers/poll";
 import { type RunningApp, startApp } from "../../helpers/server";
 
 const run = promisify(execFile);
@@ -70,8 +71,8 @@ describe("npm run keys", () => {
 
     const revoked = await keys(["revoke", key.slice(0, 12)]);
     expect(revoked.stdout).toContain("revoked");
-    await new Promise((r) => setTimeout(r, 1200));
-    const refused = await fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${key}` } });
+    // KEY_CACHE_TTL_S=1 in this server: refused within that second (and a margin).
+    const refused = await untilRefused(() => fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${key}` } }));
     expect(refused.status).toBe(401);
     expect((await refused.json()).code).toBe("revoked_api_key");
   });

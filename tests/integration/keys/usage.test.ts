@@ -148,7 +148,15 @@ describe.runIf(servicesUp)("usage across two server processes sharing Redis and 
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);
     await migratePostgres(databaseUrl);
-    const env = { DATABASE_URL: databaseUrl, REDIS_URL, RATE_LIMIT_STARTER: "20", RATE_LIMIT_STORE_TIMEOUT_MS: "5000", ...secrets };
+    // Both servers flush every 250 ms instead of 5 s, so the test awaits flushes instead of sitting out the interval.
+    const env = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      RATE_LIMIT_STARTER: "20",
+      RATE_LIMIT_STORE_TIMEOUT_MS: "5000",
+      USAGE_FLUSH_MS: "250",
+      ...secrets,
+    };
     apps.push(...(await Promise.all([startApp({ env }), startApp({ env })])));
   });
   afterAll(async () => {
@@ -184,9 +192,20 @@ describe.runIf(servicesUp)("usage across two server processes sharing Redis and 
     expect(summaries.findIndex((s) => s.prefix === busy.slice(0, 12))).toBeLessThan(
       summaries.findIndex((s) => s.prefix === quiet.slice(0, 12)),
     );
-    // And nothing more arrives later: each count was moved to the database once. There is no event to await for
-    // "nothing else happens", so this waits one flush interval (5 s) and a margin.
-    const settled = await new Promise<Summary[]>((resolve) => setTimeout(() => resolve(cliUsage(a, undefined, cliEnv)), 6_000));
+    // And nothing more arrives later: each count was moved to the database once. A request on each server with a third
+    // key marks a later flush of each: a flush moves all a process holds at once, so when both marks are in the
+    // database, anything either server still held of the others is too.
+    const marker = await createTestKey(a, "starter", "marker");
+    for (const server of apps)
+      expect((await fetch(`${server.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${marker}` } })).status).toBe(404);
+    const settled = await pollUntil(
+      () => cliUsage(a, undefined, cliEnv),
+      (list) => list.find((s) => s.prefix === marker.slice(0, 12))?.requests === 2,
+      30_000,
+      250,
+      "a flush of each server after the counts were in",
+    );
     expect(settled.find((s) => s.prefix === busy.slice(0, 12))!.requests).toBe(50);
+    expect(settled.find((s) => s.prefix === quiet.slice(0, 12))!.requests).toBe(3);
   });
 });

@@ -3,6 +3,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { WorldSummary } from "@/sim/polymarket";
 import { appOverSimulator } from "../../helpers/app-over-simulator";
+import { pollUntil } from "../../helpers/poll";
 
 const TIMEOUT_MS = 1500;
 
@@ -11,8 +12,16 @@ const t = appOverSimulator({
   env: { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_MAX_RETRIES: "2" },
 });
 let world: WorldSummary;
-beforeAll(() => {
+// A body cached at the start, for the stale case at the end: its 10 s TTL runs out while the other cases run, so that
+// case awaits the TTL's end (by polling) for a moment at most instead of sleeping through it.
+let warmed: { path: string; body: { data: unknown; meta: Record<string, unknown> } };
+beforeAll(async () => {
   world = t.sim.summary();
+  const path = `/api/predmkt/events/${world.samples.binary_event_slugs[1]}/activity-live?limit=7`;
+  const fresh = await get(path);
+  expect(fresh.status).toBe(200);
+  expect(fresh.body.meta.cache).toBe("miss");
+  warmed = { path, body: fresh.body };
 });
 beforeEach(() => t.sim.clearFaults());
 
@@ -184,27 +193,6 @@ describe("upstream discipline, counted at the simulator", () => {
     expect(upstream).toBe(2);
   });
 
-  it("upstream 500 with a cached body → stale 200; without one → 502", async () => {
-    const slug = world.samples.binary_event_slugs[1];
-    const fresh = await get(`/api/predmkt/events/${slug}/activity-live?limit=7`);
-    expect(fresh.status).toBe(200);
-    expect(fresh.body.meta.cache).toBe("miss");
-    t.sim.setFault({ target: "data", path: "/trades", mode: "error", status: 500 });
-    await new Promise((r) => setTimeout(r, 10_500)); // past the 10 s TTL of event activity
-    const stale = await get(`/api/predmkt/events/${slug}/activity-live?limit=7`);
-    expect(stale.status).toBe(200);
-    expect(stale.body.meta.cache).toBe("stale");
-    expect(stale.body.meta.as_of).toBe(fresh.body.meta.as_of);
-    expect(stale.body.meta.age_s).toBeGreaterThanOrEqual(10);
-    expect(stale.body.data).toEqual(fresh.body.data);
-    expect(stale.headers.get("cache-control")).toBe("private, max-age=0");
-    // Another side is another upstream page (min_usd would not do: it only narrows the cached page).
-    const uncached = await get(`/api/predmkt/events/${slug}/activity-live?limit=7&side=sell`);
-    expect(uncached.status).toBe(502);
-    expect(uncached.headers.get("content-type")).toBe("application/problem+json");
-    expect(uncached.body.code).toBe("upstream_unavailable");
-  });
-
   it("upstream hang → 504 within the timeout", async () => {
     const slug = world.samples.multi_market_event_slugs[2];
     t.sim.setFault({ target: "clob", path: "/prices-history", mode: "hang" });
@@ -226,5 +214,29 @@ describe("upstream discipline, counted at the simulator", () => {
     expect(body.meta.cache).toBe("miss");
     expect(upstreamCalls("/data/v2/holders") - before).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it("upstream 500 with a cached body → stale 200; without one → 502", async () => {
+    const { path, body: fresh } = warmed;
+    t.sim.setFault({ target: "data", path: "/trades", mode: "error", status: 500 });
+    // Served from the cache while fresh (no upstream call); the first answer past the TTL is the one under test.
+    const stale = await pollUntil(
+      () => get(path),
+      (answer) => answer.body.meta?.cache !== "hit",
+      15_000,
+      100,
+      "an answer past the 10 s TTL",
+    );
+    expect(stale.status).toBe(200);
+    expect(stale.body.meta.cache).toBe("stale");
+    expect(stale.body.meta.as_of).toBe(fresh.meta.as_of);
+    expect(stale.body.meta.age_s).toBeGreaterThanOrEqual(10);
+    expect(stale.body.data).toEqual(fresh.data);
+    expect(stale.headers.get("cache-control")).toBe("private, max-age=0");
+    // Another side is another upstream page (min_usd would not do: it only narrows the cached page).
+    const uncached = await get(`${path}&side=sell`);
+    expect(uncached.status).toBe(502);
+    expect(uncached.headers.get("content-type")).toBe("application/problem+json");
+    expect(uncached.body.code).toBe("upstream_unavailable");
   });
 });

@@ -3,6 +3,7 @@
 // when the socket drops it or stalls, through the REST tape.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TradeV1Schema } from "@/lib/upstream/schemas";
+import { pollUntil } from "../../helpers/poll";
 import { openSse, type SseClient, type SseMessage } from "../../helpers/sse";
 import { type Stack, startStack } from "../../helpers/stack";
 
@@ -135,7 +136,9 @@ describe("ingest worker (websockets → database → stream)", () => {
 
   it("reconnects after a disconnect and fills the outage from the REST tape", async () => {
     await sim("/ws/counters", "DELETE");
-    await new Promise((r) => setTimeout(r, 1500));
+    // The sockets are back from the previous test's faults and carrying trades (the simulator emits only to listeners):
+    // the disconnect then cuts a live feed, and the trades sent just before it are part of what must arrive once.
+    await pollUntil(emittedIds, (ids) => ids.length > 0, 30_000, 100, "a trade emitted since the reset");
     const outageFrom = Math.floor(Date.now() / 1000);
     await sim("/ws/faults", "POST", { disconnect: true, refuse_ms: 4000 });
     // Reconnected once the refusal is over: count connections from the disconnect on.

@@ -24,7 +24,26 @@ describe("environment", () => {
       RATE_LIMIT_PRO: 600,
       RATE_LIMIT_ENTERPRISE: 6000,
       KEY_CACHE_TTL_S: 30,
+      USAGE_FLUSH_MS: 5000,
+      SAMPLER_CLOCK_OFFSET_S: 0,
+      LIVE_TTL_MAX_S: 0,
       embeddedDatabase: false,
     });
+  });
+
+  it("takes the test servers' clock knobs on a local start only", () => {
+    const deployment = { DATABASE_URL: "postgresql://x@db/app", JWT_SECRET: "j".repeat(32), CRON_SECRET: "c".repeat(32) };
+    const knobs = { SAMPLER_CLOCK_OFFSET_S: "-61", LIVE_TTL_MAX_S: "1" };
+    expect(() => loadEnv({ ...deployment, ...knobs })).toThrow(/SAMPLER_CLOCK_OFFSET_S, LIVE_TTL_MAX_S: for test servers only/);
+    // A production start on the embedded database that did not ask for local secrets is a deployment too.
+    const embedded = { NODE_ENV: "production", JWT_SECRET: "j".repeat(32), CRON_SECRET: "c".repeat(32) };
+    expect(() => loadEnv({ ...embedded, LIVE_TTL_MAX_S: "1" })).toThrow(/LIVE_TTL_MAX_S: for test servers only/);
+    // The test servers: production on the embedded database with GENERATE_LOCAL_SECRETS.
+    expect(loadEnv({ ...embedded, ...knobs, GENERATE_LOCAL_SECRETS: "1" })).toMatchObject({
+      SAMPLER_CLOCK_OFFSET_S: -61,
+      LIVE_TTL_MAX_S: 1,
+    });
+    // Left at their defaults, a deployment starts.
+    expect(loadEnv({ ...deployment, SAMPLER_CLOCK_OFFSET_S: "0", LIVE_TTL_MAX_S: "0" }).LIVE_TTL_MAX_S).toBe(0);
   });
 });
