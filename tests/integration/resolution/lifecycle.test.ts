@@ -39,8 +39,14 @@ async function resolutionAfterPasses(slug: string, conditionId: string) {
   return event.data.markets.find((m) => m.condition_id === conditionId)!.resolution;
 }
 
+/** The dispute's own status, as /api/oracle/disputes lists it. */
+async function disputeStatus(id: string) {
+  const list = await get<{ data: { id: string; status: string }[] }>("/api/oracle/disputes");
+  return list.data.find((d) => d.id === id)?.status;
+}
+
 describe("a market's resolution through a dispute's lifecycle", () => {
-  it("goes disputed -> voting -> resolved -> settled as the chains move", async () => {
+  it("stays reset (the adapter asked again) while its first dispute goes queued -> voting -> resolved -> settled", async () => {
     const q5 = disputedQuestion("Q5");
     const list = await get<{
       data: {
@@ -53,8 +59,11 @@ describe("a market's resolution through a dispute's lifecycle", () => {
     }>("/api/oracle/disputes");
     const row = list.data.find((d) => d.title === q5.title)!;
     const { event_slug: slug, condition_id: conditionId } = row.market;
-    // Disputed and bridged: the DVM holds the request for its next round (VotingV2 Future).
-    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "queued" });
+    // Disputed and bridged: the DVM holds the request for its next round (VotingV2 Future). It is the question's first
+    // dispute, so the adapter reset the question (UmaCtfAdapter.priceDisputed): the market waits for a new proposal and
+    // stays reset while this vote, which decides only the bonds, runs its course (docs/resolution.md, "Status").
+    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "reset", oo_state: "Requested", dvm_status: "Future" });
+    expect(await disputeStatus(row.id)).toBe("queued");
 
     const artifacts = compileContracts();
     const eth = driver(stack.chains.anvilUrls.ethereum, mainnet);
@@ -64,18 +73,21 @@ describe("a market's resolution through a dispute's lifecycle", () => {
 
     // The round it is queued for begins: up for vote.
     await eth.advanceTo(BigInt(request.roundId) * BigInt(ROUND_LENGTH) + 60n);
-    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "voting", vote_round: Number(request.roundId) });
+    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "reset", vote_round: Number(request.roundId) });
+    expect(await disputeStatus(row.id)).toBe("voting");
 
     // The DVM resolves it Yes.
     await eth.send(votingV2, artifacts.MockVotingV2.abi, "seedResolve", [YES_OR_NO, request.time, request.ancillaryData, ONE]);
     // A DVM price not yet bridged back to Polygon (docs/resolution.md, "Status").
-    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "dvm_resolved" });
+    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "reset", dvm_status: "Resolved" });
+    expect(await disputeStatus(row.id)).toBe("dvm_resolved");
 
     // The price reaches Polygon and the Optimistic Oracle request is settled.
     const requestedAt = BigInt(Date.parse(row.requested_at) / 1000);
     const OO = artifacts.MockOptimisticOracleV2.abi;
     await poly.send(optimisticOracleV2, OO, "seedPushDvmPrice", [q5.adapter, YES_OR_NO, requestedAt, ancillaryOf(q5), ONE]);
     await poly.send(optimisticOracleV2, OO, "seedSettle", [q5.adapter, YES_OR_NO, requestedAt, ancillaryOf(q5)]);
-    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "settled" });
+    expect(await resolutionAfterPasses(slug, conditionId)).toMatchObject({ status: "reset" });
+    expect(await disputeStatus(row.id)).toBe("settled");
   }, 240_000);
 });

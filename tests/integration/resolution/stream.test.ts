@@ -78,7 +78,9 @@ describe("the stream's resolution topic through a dispute's lifecycle", () => {
         id: row.market!.id,
         condition_id: row.market!.condition_id,
         event_slug: row.market!.event_slug,
-        resolution_status: "queued",
+        // The adapter reset Q5's question on this first dispute (UmaCtfAdapter.priceDisputed): the market waits for a
+        // new proposal, whatever this vote decides (docs/resolution.md, "Status").
+        resolution_status: "reset",
       },
     });
     expect(typeof first.data.block_number).toBe("number");
@@ -127,12 +129,13 @@ describe("the stream's resolution topic through a dispute's lifecycle", () => {
     for (let i = 1; i < q5Messages.length; i++) expect(q5Messages[i].data.from).toEqual(q5Messages[i - 1].data.to);
     expect(q5Messages[1].data.at).toBe(new Date(Number(roundStart) * 1000).toISOString());
     expect(q5Messages[2].data.at).toBe(new Date((Number(roundStart) + PHASE_LENGTH) * 1000).toISOString());
+    // The first dispute's vote decides its bonds, not the market: the market stays reset throughout.
     expect(q5Messages.map((m) => (m.data.market as { resolution_status: string }).resolution_status)).toEqual([
-      "queued",
-      "voting",
-      "voting",
-      "dvm_resolved",
-      "settled",
+      "reset",
+      "reset",
+      "reset",
+      "reset",
+      "reset",
     ]);
     // No message twice, and cursors strictly increase.
     const keys = live.messages.map((m) => `${m.data.dispute_id as string}:${step(m)}`);
