@@ -1,9 +1,12 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { pgliteTemplatePath } from "./tests/helpers/pglite-template";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": path.dirname(fileURLToPath(import.meta.url)) } },
+  resolve: { alias: { "@": root } },
   test: {
     environment: "node",
     // Tests point the app at an in-memory embedded database and a throwaway data dir unless they say otherwise, and
@@ -28,6 +31,10 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.ts", "lib/**/*.test.ts", "sim/**/*.test.ts"],
+          // Every in-memory database starts from one migrated PGlite made once (docs/testing.md "The embedded
+          // database in tests"): initdb and the migrations were seconds of CPU per test file.
+          globalSetup: ["tests/helpers/pglite-template.ts"],
+          env: { PGLITE_TEMPLATE: pgliteTemplatePath(root) },
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Vitest's default is one worker fewer than the cores: one on this 2-core machine kind. Two halve the suite's

@@ -70,6 +70,9 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalString,
   // Embedded database directory; `memory://` keeps it in memory (tests).
   PGLITE_DIR: optionalString,
+  // An in-memory database starts from this migrated data directory (a PGlite dump, .tar) instead of running initdb and
+  // every migration again: the unit tests' global setup makes one (docs/testing.md "The embedded database in tests").
+  PGLITE_TEMPLATE: optionalString,
 
   UPSTASH_REDIS_REST_URL: url(),
   UPSTASH_REDIS_REST_TOKEN: optionalString,
