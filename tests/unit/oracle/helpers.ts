@@ -1,14 +1,17 @@
 // Shared helpers of the oracle tests: a handler caller that passes the gateway, a fresh in-memory database (so a scan
 // starts from nothing), and an RPC proxy that can be switched off or made to hang.
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { NextRequest } from "next/server";
+import { afterAll } from "vitest";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { signGatewayHeader } from "@/lib/auth/gateway";
 import type { Db } from "@/lib/db/client";
 import { applyMigrations, pgliteMigrationTarget } from "@/lib/db/migrate";
+import { env } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { detach } from "@/tests/helpers/detach";
 
@@ -23,15 +26,46 @@ export async function callHandler(handler: Handler, path: string) {
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
-export async function freshDb(): Promise<{ db: Db; close: () => Promise<void> }> {
-  const pglite = await PGlite.create();
+// Creating and migrating a PGlite costs seconds of CPU (initdb in WASM); emptying one costs a tenth of that. So a
+// file's fresh databases come from a pool: a closed one is kept, and handed out again with every table truncated and
+// every identity restarted, which is the state the migrations leave (they insert no rows: checked once per file).
+const idle: PGlite[] = [];
+let truncateAll: string | null = null;
+
+async function migrated(): Promise<PGlite> {
+  // From the run's migrated template when there is one (tests/helpers/pglite-template.ts); the migrations add the rest.
+  const pglite = await PGlite.create(env.PGLITE_TEMPLATE ? { loadDataDir: new Blob([readFileSync(env.PGLITE_TEMPLATE)]) } : undefined);
   await applyMigrations(pgliteMigrationTarget(pglite));
+  if (truncateAll === null) {
+    const tables = (
+      await pglite.query<{ name: string }>(
+        `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
+      )
+    ).rows.map((r) => r.name);
+    const rows = await pglite.query<{ n: number }>(`SELECT (${tables.map((t) => `(SELECT count(*) FROM ${t})`).join(" + ")})::int AS n`);
+    if (rows.rows[0].n !== 0) throw new Error("the migrations insert rows: an emptied database is no longer a fresh one");
+    truncateAll = `TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE`;
+  }
+  return pglite;
+}
+
+afterAll(async () => {
+  while (idle.length) await idle.pop()!.close();
+});
+
+export async function freshDb(): Promise<{ db: Db; close: () => Promise<void> }> {
+  const reused = idle.pop();
+  if (reused) await reused.exec(truncateAll!);
+  const pglite = reused ?? (await migrated());
   const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+  let closed = false;
   return {
     db,
     close: async () => {
+      if (closed) return;
+      closed = true;
       await db.$disconnect();
-      await pglite.close();
+      idle.push(pglite);
     },
   };
 }

@@ -6,6 +6,12 @@ import { createWalletClient, getAddress, http, parseUnits, publicActions } from 
 import { privateKeyToAccount } from "viem/accounts";
 import { mainnet } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+// The disputes join asks Gamma (a closed port here) for the markets the sampler never stored: that fails whatever the
+// retries, and retrying with backoff only adds seconds to each test (the join itself: tests/unit/resolution).
+vi.hoisted(() => {
+  process.env.UPSTREAM_MAX_RETRIES = "0";
+});
 import { GET as disputesGET } from "@/app/api/oracle/disputes/route";
 import { GET as roundsGET } from "@/app/api/oracle/rounds/route";
 import { GET as summaryGET } from "@/app/api/oracle/summary/route";
