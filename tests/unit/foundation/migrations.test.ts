@@ -51,8 +51,17 @@ const RELEASE_ROWS = `
 `;
 
 let schemaSql: string;
-beforeAll(() => {
+/** prisma/schema's datamodel as embedded PGlite builds it: what both PGlite tests compare with (read-only). */
+let pgliteSchemaCatalog: Catalog;
+beforeAll(async () => {
   schemaSql = schemaFromEmptySql();
+  const fromSchema = new PGlite();
+  try {
+    await fromSchema.exec(schemaSql);
+    pgliteSchemaCatalog = await readCatalog(pgliteQuery(fromSchema));
+  } finally {
+    await fromSchema.close();
+  }
 }, 240_000);
 
 /** A migrations directory holding only the previous release's migrations. */
@@ -131,37 +140,29 @@ describe("migrations", () => {
 
   it("apply cleanly to an empty embedded PGlite, once, and build exactly prisma/schema's datamodel", async () => {
     const migrated = new PGlite();
-    const fromSchema = new PGlite();
     try {
       const target = pgliteMigrationTarget(migrated);
       expect(await applyMigrations(target)).toEqual(expected);
       expect(await applyMigrations(target)).toEqual([]);
-      await fromSchema.exec(schemaSql);
-      const want = await readCatalog(pgliteQuery(fromSchema));
-      expect(want.columns.length).toBeGreaterThan(50);
-      expect(await readCatalog(pgliteQuery(migrated))).toEqual(want);
+      expect(pgliteSchemaCatalog.columns.length).toBeGreaterThan(50);
+      expect(await readCatalog(pgliteQuery(migrated))).toEqual(pgliteSchemaCatalog);
     } finally {
       await migrated.close();
-      await fromSchema.close();
     }
-    // Two WASM databases and every migration: CPU-bound; it took 30 s on a machine shared with other test runs.
+    // A WASM database and every migration: CPU-bound; it took 30 s on a machine shared with other test runs.
   }, 120_000);
 
   it("upgrade a PGlite database migrated at the previous release in place, keeping its rows", async () => {
-    const reference = new PGlite();
     const db = new PGlite();
     try {
-      await reference.exec(schemaSql);
-      const current = await readCatalog(pgliteQuery(reference));
       const target: MigrationTarget = pgliteMigrationTarget(db);
       await expectUpgradeKeepsRows(
         (dir) => applyMigrations(target, dir),
         pgliteQuery(db),
         (sql) => db.exec(sql),
-        current,
+        pgliteSchemaCatalog,
       );
     } finally {
-      await reference.close();
       await db.close();
     }
   }, 120_000);
