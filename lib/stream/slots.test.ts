@@ -2,7 +2,7 @@
 // releases the lease, a body nobody reads gives it back after a deadline, the sweep ends the streams of keys that
 // stopped being usable, and empty lease sets are dropped. Embedded database, in-process leases (no shared store).
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/auth/api-key";
 import type { Tier } from "@/lib/auth/tiers";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
@@ -11,6 +11,12 @@ import { pollUntil } from "@/tests/helpers/poll";
 import { streamEvents, type StreamQuery } from "./index";
 import { inProcessStreamSlots } from "./limits";
 import { openStream } from "./sse";
+
+// The hub sweeps for keys that stopped being usable every min(5, KEY_CACHE_TTL_S) seconds (hub.ts): a 1 s key cache
+// makes that every second, so "the sweep" awaits one second's sweep instead of up to five.
+vi.hoisted(() => {
+  process.env.KEY_CACHE_TTL_S = "1";
+});
 
 let db: Db;
 beforeAll(async () => {
