@@ -27,7 +27,8 @@ export interface SimulatorOptions {
   port?: number;
   /** World seed (default 1). */
   seed?: number;
-  /** "demo" (≥ 300 open events, ≥ 1,500 markets), "bench" (≥ 10,000 markets) or "real" (≥ 25,000). Default "demo". */
+  /** "small" (≥ 130 open events, ≥ 550 markets: tests), "demo" (≥ 300 open events, ≥ 1,500 markets), "bench" (≥ 10,000
+   *  markets) or "real" (≥ 25,000). Default "demo". */
   scale?: Scale;
   /** Interface to bind (default 127.0.0.1). */
   host?: string;

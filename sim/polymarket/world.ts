@@ -14,7 +14,7 @@ import {
 } from "./disputed";
 import { monthEnd, TEMPLATES, type EventDraft, type Template } from "./templates";
 
-export type Scale = "demo" | "bench" | "real";
+export type Scale = "small" | "demo" | "bench" | "real";
 
 export interface WorldOptions {
   seed: number;
@@ -116,6 +116,9 @@ export interface WalletProfile {
 }
 
 const SCALES = {
+  // For tests whose property does not depend on the world's size (every market sampled, nothing stored twice...):
+  // still more than one page of open events, multi-market events and whales, at a third of the demo's cost per pass.
+  small: { openEvents: 130, closedEvents: 18, archivedEvents: 8, minMarkets: 550, wallets: 2000, whales: 15 },
   demo: { openEvents: 380, closedEvents: 18, archivedEvents: 8, minMarkets: 1600, wallets: 6000, whales: 30 },
   bench: { openEvents: 2600, closedEvents: 80, archivedEvents: 30, minMarkets: 10_500, wallets: 30_000, whales: 80 },
   // Polymarket's own size: about 23,000 open markets listed by Gamma (SOURCES.md, "Scale of the real world").

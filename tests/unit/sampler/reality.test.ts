@@ -5,7 +5,7 @@ import { samplerOverSimulator } from "./harness";
 import { isJunk } from "@/sim/polymarket/reality";
 
 const m = samplerOverSimulator(
-  { seed: 8, scale: "demo", reality: { v2Share: 0.2, gammaClosedDefault: true, junkRate: 0.01 } },
+  { seed: 8, scale: "small", reality: { v2Share: 0.2, gammaClosedDefault: true, junkRate: 0.01 } },
   async () => ({
     sampler: await import("@/lib/sampler"),
   }),

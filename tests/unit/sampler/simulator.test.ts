@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { samplerOverSimulator } from "./harness";
 
-const m = samplerOverSimulator({ seed: 7, scale: "demo" }, async () => ({
+const m = samplerOverSimulator({ seed: 7, scale: "small" }, async () => ({
   sampler: await import("@/lib/sampler"),
   upstream: await import("@/lib/upstream"),
   source: await import("@/lib/sampler/upstream-source"),
