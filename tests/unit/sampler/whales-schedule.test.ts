@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { samplerOverSimulator } from "./harness";
 
-const m = samplerOverSimulator({ seed: 6, scale: "demo" }, async () => ({ sampler: await import("@/lib/sampler") }));
+const m = samplerOverSimulator({ seed: 6, scale: "small" }, async () => ({ sampler: await import("@/lib/sampler") }));
 
 describe("whale refresh order", () => {
   it("a big market past its interval is refreshed before markets never read", { timeout: 300_000 }, async () => {
