@@ -93,7 +93,7 @@ async function openEmbedded(): Promise<DbState> {
   // An in-memory database may start from a dump of a migrated one (PGLITE_TEMPLATE, made by the unit tests' global
   // setup): initdb and the migrations cost seconds of CPU per database; the migrations below still add what it lacks.
   const template = inMemory && env.PGLITE_TEMPLATE ? { loadDataDir: new Blob([readFileSync(env.PGLITE_TEMPLATE)]) } : undefined;
-  const pglite = await PGlite.create(inMemory ? template : dir);
+  const pglite = inMemory ? await PGlite.create(template) : await PGlite.create(dir);
   log.info("embedded database opened", { dir: inMemory ? "memory" : dir });
   await applyMigrations(pgliteMigrationTarget(pglite));
   // PGlite's file system layer creates its files 0666 whatever the umask: once they exist (and the migrations have
