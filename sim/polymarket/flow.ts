@@ -98,6 +98,8 @@ export interface Burst {
   atSec: number;
   count: number;
   spreadSec: number;
+  /** Every fill in this market (its index) instead of among the 50 busiest open ones. */
+  market?: number;
 }
 
 interface Accumulator {
@@ -142,7 +144,8 @@ export class TradeFlow {
     const index = this.bursts.length;
     this.bursts.push(burst);
     const open = this.world.markets.filter((m) => m.startSec <= burst.atSec && m.closedSec > burst.atSec + burst.spreadSec);
-    const busiest = [...open].sort((a, b) => b.tradeRate - a.tradeRate).slice(0, 50);
+    const busiest =
+      burst.market === undefined ? [...open].sort((a, b) => b.tradeRate - a.tradeRate).slice(0, 50) : [this.world.markets[burst.market]];
     if (busiest.length === 0) return;
     for (let k = 0; k < burst.count; k++) {
       const market = busiest[Math.floor(rand(this.world.seed, SALT_BURST, index, k, 0) * busiest.length)];

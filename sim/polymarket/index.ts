@@ -95,8 +95,11 @@ export interface Simulator {
   reality(): Reality;
   /** Changes the runtime switches (gammaClosedDefault, junkRate); v2Share is fixed when the world is built. */
   setReality(reality: Partial<Reality>): Reality;
-  /** Adds a tape burst of `count` taker fills over [at_s, at_s + spread_s) (default: the last 30 s before now). */
-  burst(count: number, options?: { atSec?: number; spreadSec?: number }): void;
+  /**
+   * Adds a tape burst of `count` taker fills over [at_s, at_s + spread_s) (default: the last 30 s before now), in the
+   * 50 busiest open markets or all in `market` (an index into world.markets).
+   */
+  burst(count: number, options?: { atSec?: number; spreadSec?: number; market?: number }): void;
   setFault(fault: Fault): void;
   clearFaults(): void;
   faults(): Fault[];
@@ -227,9 +230,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const throttle = new Throttle();
   const counters = new Counters();
   const context = (): SimContext => ({ world, prices, flow, nowMs: clock(), reality });
-  const burst = (count: number, options: { atSec?: number; spreadSec?: number } = {}) => {
+  const burst = (count: number, options: { atSec?: number; spreadSec?: number; market?: number } = {}) => {
     const spreadSec = Math.max(1, options.spreadSec ?? 30);
-    flow.addBurst({ count, spreadSec, atSec: options.atSec ?? Math.floor(clock() / 1000) - spreadSec });
+    flow.addBurst({ count, spreadSec, atSec: options.atSec ?? Math.floor(clock() / 1000) - spreadSec, market: options.market });
   };
   const cdn = new CdnCache();
   const pending = new Set<NodeJS.Timeout>();
