@@ -30,6 +30,21 @@ async function startAndWaitForPass(): Promise<Worker> {
   const before = await passes();
   const w = startWorker({ samplerIntervalS: 3600 });
   await pollUntil(passes, (n) => n > before, 120_000, 250);
+  // The worker first lists the markets to subscribe 2 s after its start, maybe while its first pass is still writing
+  // them, and then once a minute: list them again now that the pass is in, and wait until every open market's tokens
+  // are subscribed and their first books read, so that no fill lands in a market not yet subscribed and no late book
+  // dump passes for the books that follow the fills.
+  await w.subscriptions.refresh();
+  const tokens = (
+    await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM outcomes o JOIN markets m ON m.id = o.market_id WHERE m.open`)
+  )[0].n;
+  await pollUntil(
+    async () => w.stats(),
+    (st) => st.subscriptions.tokens >= tokens && st.book_frames >= tokens,
+    30_000,
+    100,
+    "every open market subscribed, with its first books",
+  );
   return w;
 }
 
