@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { samplerOverSimulator } from "./harness";
 
-const m = samplerOverSimulator({ seed: 11, scale: "demo" }, async () => ({
+const m = samplerOverSimulator({ seed: 11, scale: "small" }, async () => ({
   sampler: await import("@/lib/sampler"),
   upstream: await import("@/lib/upstream"),
 }));
