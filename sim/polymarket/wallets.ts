@@ -690,7 +690,7 @@ export function boardFigures(
     for (const e of wallet.events) if (e.at <= now && (e.type === "REWARD" || e.type === "MAKER_REBATE")) realized += e.usdc;
     return { pnl: r6(realized), vol: r6(vol) };
   }
-  return { pnl: r6(flows + wallets.value(wallet, now) - wallets.value(wallet, since)), vol: r6(vol) };
+  return { pnl: r6(flows + wallets.value(wallet, now) - wallets.historyValue(wallet, since)), vol: r6(vol) };
 }
 
 function leaderboard(ctx: SimContext, wallets: SimWallets, q: URLSearchParams): SimResponse {
