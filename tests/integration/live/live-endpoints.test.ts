@@ -5,7 +5,9 @@ import type { WorldSummary } from "@/sim/polymarket";
 import { appOverSimulator } from "../../helpers/app-over-simulator";
 import { pollUntil } from "../../helpers/poll";
 
-const TIMEOUT_MS = 1500;
+// Long enough that 200 requests answered at once by a loaded server (CI runs several servers side by side) do not
+// time out the one upstream call they share; the hang case waits this long.
+const TIMEOUT_MS = 4000;
 
 const t = appOverSimulator({
   seed: 3,
@@ -187,7 +189,8 @@ describe("upstream discipline, counted at the simulator", () => {
     const before = totalUpstreamCalls();
     const answers = await Promise.all(Array.from({ length: 200 }, () => get(`/api/predmkt/events/${slug}/activity-live?limit=25`)));
     const upstream = totalUpstreamCalls() - before;
-    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const statuses = answers.reduce<Record<number, number>>((n, a) => ({ ...n, [a.status]: (n[a.status] ?? 0) + 1 }), {});
+    expect(statuses).toEqual({ 200: 200 });
     console.log(`[live] 200 concurrent clients → ${upstream} upstream requests (ratio 200:${upstream})`);
     // One Gamma lookup of the event plus one Data API trades request.
     expect(upstream).toBe(2);
