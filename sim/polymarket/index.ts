@@ -295,6 +295,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
       return { status: 200, body: { ok: true } };
     }
+    if (path === "/resolve" && method === "POST") {
+      // A test load: an open market resolves now (Gamma shows it closed with its payout; custom-feature sockets hear
+      // `market_resolved` within a second).
+      const id = (body as { market?: unknown } | null)?.market;
+      const market = world.markets.find((m) => m.id === id);
+      const nowSec = Math.floor(clock() / 1000);
+      if (!market) return { status: 404, body: { error: `no market with id ${String(id)}` } };
+      if (market.closedSec <= nowSec) return { status: 400, body: { error: `market ${market.id} is closed already` } };
+      market.winner = prices.quote(market, 0, nowSec).bid >= 0.5 ? 0 : 1;
+      market.closed = true;
+      market.closedMs = (nowSec + 1) * 1000;
+      market.closedSec = nowSec + 1;
+      return { status: 200, body: { ok: true, winner: market.outcomes[market.winner], closed_s: market.closedSec } };
+    }
     if (path === "/reality" && method === "POST") {
       try {
         return { status: 200, body: setReality(body) };

@@ -64,6 +64,8 @@ export interface EmittedPriceChange {
   best_bid: string;
   best_ask: string;
   emitted_at_ms: number;
+  /** A `book` after a trade: that trade's transaction hash. */
+  after_tx?: string;
 }
 
 const RECENT_LIMIT = 20_000;
@@ -304,7 +306,13 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
         // The top of book it carries is a change the market channel emitted, like a price_change's (`/ws/emitted`).
         if (book) {
           const top = { bids: book.bids as { price: string }[], asks: book.asks as { price: string }[] };
-          recentPriceChanges.push({ asset_id: asset, best_bid: top.bids[0].price, best_ask: top.asks[0].price, emitted_at_ms: nowMs });
+          recentPriceChanges.push({
+            asset_id: asset,
+            best_bid: top.bids[0].price,
+            best_ask: top.asks[0].price,
+            emitted_at_ms: nowMs,
+            after_tx: ctx.flow.txHash(t),
+          });
         }
       }
       if (!book) continue;
@@ -457,14 +465,23 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       };
       let text: string;
       if (resolved) {
-        const yesWins = ctx.prices.quote(market, 0, market.closedSec).bid >= 0.5;
+        const yesWins = market.winner !== null ? market.winner === 0 : ctx.prices.quote(market, 0, market.closedSec).bid >= 0.5;
         text = JSON.stringify({
           event_type: "market_resolved",
           ...base,
           winning_asset_id: market.tokenIds[yesWins ? 0 : 1],
           winning_outcome: market.outcomes[yesWins ? 0 : 1],
         });
-      } else text = JSON.stringify({ event_type: "new_market", ...base });
+      } else {
+        // The market's event rides along (shared reference §4.4: `event_message{id, ticker, slug, title, description}`).
+        const event = ctx.world.events[market.eventIndex];
+        text = JSON.stringify({
+          event_type: "new_market",
+          ...base,
+          description: event.description,
+          event_message: { id: event.id, ticker: event.slug, slug: event.slug, title: event.title, description: event.description },
+        });
+      }
       counters.lifecycle_emitted++;
       for (const c of custom) deliver(c, text);
     }
