@@ -632,6 +632,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
             faults,
             counters: { ...counters, open_sockets: clients.size },
             clients: [...clients].map((c) => ({ channel: c.channel, assets: c.assets.size, activity: c.activity.length })),
+            // Every token some market-channel client subscribes (tests wait for theirs).
+            subscribed_assets: [...new Set([...clients].filter((c) => c.channel === "market").flatMap((c) => [...c.assets]))],
           },
         };
       }
