@@ -22,12 +22,18 @@ interface TickRow {
   t: Date;
 }
 
-export async function latestTicks(limit: number) {
+/**
+ * The latest price ticks, newest first. `newest`: the newest tick's time when the ingest worker wrote ticks after the
+ * last pass (ticks-clock.ts); the feed is then read as it stands instead of from the pass's aggregate.
+ */
+export async function latestTicks(limit: number, newest: Date | null = null) {
   const db = await getDb();
-  const at = await asOf(db, "prices");
+  const pass = await asOf(db, "prices");
+  const afterPass = newest !== null && (!pass || newest > pass);
+  const at = afterPass ? newest : pass;
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit }) };
   // Each outcome remembers its latest price change (time and previous price); the feed is those, newest first.
-  const feed = await oncePerPass("ticks", at, async () => {
+  const read = async () => {
     const rows = await db.$queryRawUnsafe<TickRow[]>(
       `SELECT o.market_id, m.question, o.token_id, o.name AS outcome, o.index AS outcome_index, o.price, o.previous_price,
               o.last_change_at AS t
@@ -47,7 +53,9 @@ export async function latestTicks(limit: number) {
       previous_price: r.previous_price === null ? null : roundProbability(r.previous_price),
       timestamp: r.t.toISOString(),
     }));
-  });
+  };
+  // Per pass, the feed is an aggregate computed once; past it (the worker's ticks), a read per answer version.
+  const feed = afterPass ? await read() : await oncePerPass("ticks", at, read);
   const data = feed.slice(0, limit);
   return { data, meta: sampledMeta(at, { count: data.length, limit }) };
 }

@@ -7,6 +7,13 @@ import { fetchUpstream } from "./http";
 import { ListBodySchema, parseHolderGroups, parseOpenInterest, parsePositions, parseTrades } from "./schemas";
 import type { NormalizedHolderGroup, NormalizedPosition, TradeSide, TradesPage, UpstreamCallOptions } from "./types";
 
+/**
+ * How far behind the block the Data API's trade lists can be even uncached: rebuilt every ~4 s, a fill shows 3–11 s
+ * after its block (research note, docs/upstream-live.md "Fresh Data API reads"). A list is reported as of its
+ * production time minus this, the instant up to which it holds every fill.
+ */
+export const TRADE_LIST_LAG_MS = 11_000;
+
 /** v1 `/holders` answers at most 20 holders per token (docs: get-top-holders-for-markets). */
 export const V1_HOLDERS_MAX = 20;
 /** v2 `/v2/holders` answers up to 100 per token with `include_pnl=true` (1000 without). */
@@ -69,7 +76,8 @@ export async function listTrades(params: ListTradesParams = {}, options: Upstrea
   const body = await fetchUpstream({ host: "data", path, query }, ListBodySchema, {
     deadline: options.deadline,
     fresh: options.fresh,
-    onProducedAt: options.onProducedAt,
+    // A trade list is complete only up to TRADE_LIST_LAG_MS before it was produced: that is the data's time.
+    onProducedAt: options.onProducedAt && ((ms: number) => options.onProducedAt!(ms - TRADE_LIST_LAG_MS)),
   });
   const parsed = parseTrades(body!.rows);
   const trades = parsed.items

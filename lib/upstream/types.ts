@@ -235,7 +235,13 @@ export type NormalizedWsMessage =
       type: "new_market";
       condition_id: string;
       market_id: string | null;
+      question: string | null;
+      slug: string | null;
       token_ids: string[];
+      /** Outcome names, one per token (null when absent or not one per token). */
+      outcomes: string[] | null;
+      /** The event the market belongs to (`event_message`), when sent. */
+      event: { id: string; slug: string; title: string } | null;
       timestamp: string | null;
     }
   | {

@@ -25,6 +25,11 @@ export interface Trade {
   size: number;
   price: number;
   timestamp: number;
+  /**
+   * A taker order that swept several price levels: the levels it took (price, shares), best first. The taker's row is
+   * one fill at the average price paid; each level is filled by its own maker order.
+   */
+  levels?: { price: number; size: number }[];
 }
 
 /** Stable identity string of a trade. */
@@ -100,6 +105,8 @@ export interface Burst {
   spreadSec: number;
   /** Every fill in this market (its index) instead of among the 50 busiest open ones. */
   market?: number;
+  /** Every fill sweeps two levels of the book: the best one and the next tick (one taker row, two maker levels). */
+  sweep?: boolean;
 }
 
 interface Accumulator {
@@ -125,7 +132,7 @@ export class TradeFlow {
     this.anchorSec = Math.floor(world.anchorMs / 1000);
   }
 
-  /** Transaction hash, rendered only for trades that are served. Sweep fills and maker rows share their order's. */
+  /** Transaction hash, rendered only for trades that are served. Maker rows share their taker's. */
   txHash(t: Trade): string {
     const salt = t.kind === 0 ? SALT_TX : t.kind === 1 ? SALT_WHALE_TX : SALT_BURST_TX;
     return `0x${hexWords(8, this.world.seed, salt, t.a, t.b, t.c)}`;
@@ -153,7 +160,21 @@ export class TradeFlow {
       const position = positions[Math.floor(rand(this.world.seed, SALT_BURST, index, k, 1) * positions.length)];
       const outcome = this.world.posOutcome[position];
       const timestamp = burst.atSec + Math.floor((k * burst.spreadSec) / burst.count);
-      const price = round(this.prices.displayPrice(market, outcome, timestamp), 4);
+      const side = rand(this.world.seed, SALT_BURST, index, k, 2) < 0.5 ? "BUY" : "SELL";
+      let price = round(this.prices.displayPrice(market, outcome, timestamp), 4);
+      let size = round(5 + 200 * rand(this.world.seed, SALT_BURST, index, k, 3), 2);
+      let levels: { price: number; size: number }[] | undefined;
+      if (burst.sweep) {
+        const q = this.prices.quote(market, outcome, timestamp);
+        const first = side === "BUY" ? q.ask : q.bid;
+        const second = round(side === "BUY" ? Math.min(first + q.tick, 1 - q.tick) : Math.max(first - q.tick, q.tick), 3);
+        levels = [
+          { price: first, size: round(size / 2, 2) },
+          { price: second, size: round(size - round(size / 2, 2), 2) },
+        ];
+        size = round(levels[0].size + levels[1].size, 2);
+        price = (levels[0].size * first + levels[1].size * second) / size;
+      }
       const trade: Trade = {
         kind: 2,
         a: index,
@@ -165,11 +186,12 @@ export class TradeFlow {
         outcome,
         wallet: this.world.posWallet[position],
         position,
-        side: rand(this.world.seed, SALT_BURST, index, k, 2) < 0.5 ? "BUY" : "SELL",
-        size: round(5 + 200 * rand(this.world.seed, SALT_BURST, index, k, 3), 2),
+        side,
+        size,
         price: Math.min(0.999, Math.max(0.001, price)),
         timestamp,
       };
+      if (levels) trade.levels = levels;
       const minute = Math.floor(timestamp / 60);
       const list = this.burstByMinute.get(minute) ?? [];
       list.push(trade);
@@ -255,8 +277,9 @@ export class TradeFlow {
         rand(seed, SALT_TRADE + 3, m, minute, k) < 0.03
           ? Math.min(60_000, pareto(400, 1.3, randOpen(seed, SALT_TRADE + 4, m, minute, k)))
           : Math.min(20_000, Math.exp(Math.log(14) + 1.55 * gauss(seed, SALT_TRADE + 5, m, minute, k)));
-      // size × price ≤ usd + half a share (integer rounding), so cheaper tickets can be dropped before pricing.
-      if (skip?.minUsd !== undefined && usd + 0.5 < skip.minUsd) continue;
+      // size × price ≤ 2 × usd + half a share (a sweep's second level costs at most one tick more a share, and a tick
+      // is at most the price; integer rounding), so cheaper tickets can be dropped before pricing.
+      if (skip?.minUsd !== undefined && 2 * usd + 0.5 < skip.minUsd) continue;
       const position = this.pickRetail(m, rand(seed, SALT_TRADE + 1, m, minute, k));
       if (position < 0) continue;
       if (skip?.takerWallet !== undefined && this.world.posWallet[position] !== skip.takerWallet) continue;
@@ -271,46 +294,58 @@ export class TradeFlow {
         rand(seed, SALT_TRADE + 5, m, minute, k) < 0.12
           ? round(basePrice - 1e-9 * (1 + Math.floor(rand(seed, SALT_TRADE + 6, m, minute, k) * 80)), 9)
           : basePrice;
-      // A taker order sweeping two levels shows up as two fills sharing one transaction hash (a real upstream quirk).
-      let fills = 1;
-      let firstSize = size;
-      let secondSize = 0;
-      let secondPrice = 0;
+      // A taker order sweeping two levels is one transaction with one taker fill, at the average price paid (its
+      // pUSD over its shares), and one maker fill per level: the exchange settles the taker order once against all
+      // the maker orders (research note §3.4: `taker_only=true` rows = the taker's `OrderFilled`, one per
+      // transaction; §4.2: one `OrderFilled` per maker order, then the taker's; SOURCES.md, "Live feeds").
+      let levels: { price: number; size: number }[] | undefined;
+      let takerPrice = price;
       if (rand(seed, SALT_TRADE + 8, m, minute, k) < 0.08 && size > 2) {
-        secondPrice = round(side === "BUY" ? Math.min(basePrice + tick, 1 - tick) : Math.max(basePrice - tick, tick), 3);
+        const secondPrice = round(side === "BUY" ? Math.min(basePrice + tick, 1 - tick) : Math.max(basePrice - tick, tick), 3);
         if (secondPrice !== basePrice) {
-          secondSize = round(size * (0.2 + 0.5 * rand(seed, SALT_TRADE + 9, m, minute, k)), 6);
-          firstSize = round(size - secondSize, 6);
-          fills = 2;
+          const secondSize = round(size * (0.2 + 0.5 * rand(seed, SALT_TRADE + 9, m, minute, k)), 6);
+          const firstSize = round(size - secondSize, 6);
+          levels = [
+            { price, size: firstSize },
+            { price: secondPrice, size: secondSize },
+          ];
+          size = round(firstSize + secondSize, 6);
+          takerPrice = (firstSize * price + secondSize * secondPrice) / size;
         }
       }
-      for (let i = 0; i < fills; i++) {
-        const trade: Trade = {
-          kind: 0,
-          a: m,
-          b: minute,
-          c: k,
-          fill: i,
-          maker: false,
-          market: m,
-          outcome,
-          wallet,
-          position,
-          side,
-          size: i === 0 ? firstSize : secondSize,
-          price: i === 0 ? price : secondPrice,
-          timestamp,
-        };
-        out.push(trade);
-        if (!takerOnly) {
+      const trade: Trade = {
+        kind: 0,
+        a: m,
+        b: minute,
+        c: k,
+        fill: 0,
+        maker: false,
+        market: m,
+        outcome,
+        wallet,
+        position,
+        side,
+        size,
+        price: takerPrice,
+        timestamp,
+      };
+      if (levels) trade.levels = levels;
+      out.push(trade);
+      if (!takerOnly) {
+        const fills = levels ?? [{ price, size }];
+        for (let i = 0; i < fills.length; i++) {
           const makerPosition = this.pickRetail(m, rand(seed, SALT_TRADE + 12 + i, m, minute, k));
           if (makerPosition >= 0 && this.world.posWallet[makerPosition] !== wallet) {
+            const { levels: _levels, ...taker } = trade;
             out.push({
-              ...trade,
+              ...taker,
               maker: true,
+              fill: i,
               wallet: this.world.posWallet[makerPosition],
               position: makerPosition,
               side: side === "BUY" ? "SELL" : "BUY",
+              price: fills[i].price,
+              size: fills[i].size,
             });
           }
         }

@@ -10,7 +10,7 @@ import { TradeFlow } from "./flow";
 import { eventStats, handleGamma } from "./gamma";
 import type { SimContext, SimRequest, SimResponse } from "./http-types";
 import { PriceModel } from "./prices";
-import { CdnCache } from "./cdn";
+import { CdnCache, cdnMaxAgeS } from "./cdn";
 import { applyV2Share, PLAIN_UPSTREAM, parseReality, type Reality } from "./reality";
 import { Throttle, type ThrottleStats } from "./throttle";
 import { handleWalletData } from "./wallets";
@@ -99,7 +99,7 @@ export interface Simulator {
    * Adds a tape burst of `count` taker fills over [at_s, at_s + spread_s) (default: the last 30 s before now), in the
    * 50 busiest open markets or all in `market` (an index into world.markets).
    */
-  burst(count: number, options?: { atSec?: number; spreadSec?: number; market?: number }): void;
+  burst(count: number, options?: { atSec?: number; spreadSec?: number; market?: number; sweep?: boolean }): void;
   setFault(fault: Fault): void;
   clearFaults(): void;
   faults(): Fault[];
@@ -230,9 +230,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const throttle = new Throttle();
   const counters = new Counters();
   const context = (): SimContext => ({ world, prices, flow, nowMs: clock(), reality });
-  const burst = (count: number, options: { atSec?: number; spreadSec?: number; market?: number } = {}) => {
+  const burst = (count: number, options: { atSec?: number; spreadSec?: number; market?: number; sweep?: boolean } = {}) => {
     const spreadSec = Math.max(1, options.spreadSec ?? 30);
-    flow.addBurst({ count, spreadSec, atSec: options.atSec ?? Math.floor(clock() / 1000) - spreadSec, market: options.market });
+    const atSec = options.atSec ?? Math.floor(clock() / 1000) - spreadSec;
+    flow.addBurst({ count, spreadSec, atSec, market: options.market, sweep: options.sweep });
   };
   const cdn = new CdnCache();
   const pending = new Set<NodeJS.Timeout>();
@@ -284,14 +285,29 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (path === "/world" && method === "GET") return { status: 200, body: summarize(context(), buildMs) };
     if (path === "/reality" && method === "GET") return { status: 200, body: reality };
     if (path === "/burst" && method === "POST") {
-      const b = (body ?? {}) as { count?: unknown; at_s?: unknown; spread_s?: unknown };
+      const b = (body ?? {}) as { count?: unknown; at_s?: unknown; spread_s?: unknown; sweep?: unknown };
       if (typeof b.count !== "number" || !Number.isInteger(b.count) || b.count < 1 || b.count > 1_000_000)
         return { status: 400, body: { error: "count must be an integer in [1, 1000000]" } };
       burst(b.count, {
         atSec: typeof b.at_s === "number" ? b.at_s : undefined,
         spreadSec: typeof b.spread_s === "number" ? b.spread_s : undefined,
+        sweep: b.sweep === true,
       });
       return { status: 200, body: { ok: true } };
+    }
+    if (path === "/resolve" && method === "POST") {
+      // A test load: an open market resolves now (Gamma shows it closed with its payout; custom-feature sockets hear
+      // `market_resolved` within a second).
+      const id = (body as { market?: unknown } | null)?.market;
+      const market = world.markets.find((m) => m.id === id);
+      const nowSec = Math.floor(clock() / 1000);
+      if (!market) return { status: 404, body: { error: `no market with id ${String(id)}` } };
+      if (market.closedSec <= nowSec) return { status: 400, body: { error: `market ${market.id} is closed already` } };
+      market.winner = prices.quote(market, 0, nowSec).bid >= 0.5 ? 0 : 1;
+      market.closed = true;
+      market.closedMs = (nowSec + 1) * 1000;
+      market.closedSec = nowSec + 1;
+      return { status: 200, body: { ok: true, winner: market.outcomes[market.winner], closed_s: market.closedSec } };
     }
     if (path === "/reality" && method === "POST") {
       try {
@@ -372,8 +388,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           return { status: 500, body: { error: "internal error" } };
         }
       };
-      const respond = () =>
-        api === "data" && reality.cdnCache ? cdn.serve(`${url.pathname}${url.search}`, clock(), respondFresh) : respondFresh();
+      const cdnAge = api === "data" && reality.cdnCache ? cdnMaxAgeS(path) : null;
+      const respond = () => (cdnAge !== null ? cdn.serve(`${url.pathname}${url.search}`, cdnAge, clock(), respondFresh) : respondFresh());
       if (!fault) return send(res, respond());
       switch (fault.mode) {
         case "latency": {

@@ -10,10 +10,13 @@
 // "Live feeds"):
 // - rtdsMakerRows: RTDS `activity`/`trades` carries the taker's fill and every maker's (mostly the other outcome,
 //   same side, complementary price); `orders_matched` carries the taker's row only.
+// - rtdsTiming: a trade's messages go out at the note's delays from the match (last_trade_price 0.09 s, RTDS
+//   orders_matched 1.9 s, trades 0.2 s later; the block 2.2 s after the match), not all at the block's second.
 // - rtdsEarlyShare: this share of RTDS payloads is stamped one second before the block time the Data API shows.
 // - checksumWallets: RTDS sends `proxyWallet` in EIP-55 mixed case (the Data API in lower case).
-// - restLag: the Data API's trade lists are rebuilt every 4 s, 5 s behind the block: a fill shows 5–9 s after it.
-// - cdnCache: Data API answers are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`, `x-cache`).
+// - restLag: the Data API's trade lists are rebuilt every 4 s, 2–7 s behind the block: a fill shows 3–10 s after it.
+// - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
+//   `x-cache`), activity for 15 s.
 import { rand } from "./random";
 import type { SimMarket, World } from "./world";
 
@@ -24,6 +27,7 @@ export interface Reality {
   /** Cloudflare-style throttling at the documented rate limits (throttle.ts). */
   rateLimits: boolean;
   rtdsMakerRows: boolean;
+  rtdsTiming: boolean;
   rtdsEarlyShare: number;
   checksumWallets: boolean;
   restLag: boolean;
@@ -39,6 +43,7 @@ export const REAL_UPSTREAM: Reality = {
   junkRate: 0.002,
   rateLimits: true,
   rtdsMakerRows: true,
+  rtdsTiming: true,
   // 2,756 of 3,596 RTDS rows in the research note (SOURCES.md, "Live feeds").
   rtdsEarlyShare: 0.77,
   checksumWallets: true,
@@ -53,6 +58,7 @@ export const PLAIN_UPSTREAM: Reality = {
   junkRate: 0,
   rateLimits: false,
   rtdsMakerRows: false,
+  rtdsTiming: false,
   rtdsEarlyShare: 0,
   checksumWallets: false,
   restLag: false,
@@ -79,6 +85,7 @@ export function parseReality(input: unknown, base: Reality): Reality {
     "gammaClosedDefault",
     "rateLimits",
     "rtdsMakerRows",
+    "rtdsTiming",
     "checksumWallets",
     "restLag",
     "cdnCache",

@@ -19,7 +19,7 @@ import { tradeV1 } from "./data-api";
 import { compareTrades, type Trade, tradeKey } from "./flow";
 import type { SimContext, SimResponse } from "./http-types";
 import { decimalString, round } from "./prices";
-import { rand } from "./random";
+import { gauss, rand } from "./random";
 
 export interface WsFaults {
   /** Stop sending data messages on every open socket (the socket stays open). */
@@ -64,6 +64,8 @@ export interface EmittedPriceChange {
   best_bid: string;
   best_ask: string;
   emitted_at_ms: number;
+  /** A `book` after a trade: that trade's transaction hash. */
+  after_tx?: string;
 }
 
 const RECENT_LIMIT = 20_000;
@@ -77,45 +79,106 @@ export const SLOW_CONSUMER_BYTES = 4 * 1024 * 1024;
 const SALT_MAKERS = 961;
 
 /**
+ * How many maker orders one taker fill consumed (reality `rtdsMakerRows`; SOURCES.md, "Live feeds"): rows per
+ * transaction, taker included, are 2 at the median, 5 at p90 and up to 30 (research note §3.4), 1.9 maker rows per
+ * taker row on average (§6.2: 1,584 for 833). Drawn from one uniform number.
+ */
+export function makerCount(u: number): number {
+  if (u < 0.6) return 1;
+  if (u < 0.82) return 2;
+  if (u < 0.89) return 3;
+  if (u < 0.95) return 4;
+  if (u < 0.99) return 5 + Math.floor(((u - 0.95) / 0.04) * 4); // 5–8
+  return 9 + Math.floor(((u - 0.99) / 0.01) * 21); // 9–29
+}
+
+/**
  * The maker fills a taker fill consumed, as RTDS `trades` sends them (reality `rtdsMakerRows`; SOURCES.md, "Live
  * feeds"): one row per maker order, each its own wallet (never the taker's); 78 % on the other outcome with the same
  * side at the complementary price (a taker BUY Yes 0.64 filled by makers BUY No 0.36), the rest the same outcome,
- * the opposite side, the same price. Two rows per transaction at the median, five at p90 (taker included).
+ * the opposite side, the same price. A sweep's levels each get at least one maker, at the level's price.
  */
 export function makerFills(ctx: SimContext, t: Trade): Trade[] {
   const seed = ctx.world.seed;
-  const u = rand(seed, SALT_MAKERS, t.kind, t.a, t.b, t.c * 16 + t.fill);
-  const count = u < 0.55 ? 1 : u < 0.8 ? 2 : u < 0.9 ? 4 : 6;
+  const levels = t.levels ?? [{ price: t.price, size: t.size }];
+  const count = Math.max(levels.length, makerCount(rand(seed, SALT_MAKERS, t.kind, t.a, t.b, t.c * 16 + t.fill)));
   const positions = ctx.world.positionsOfMarket(t.market);
   const used = new Set([t.wallet]);
   const out: Trade[] = [];
-  let left = t.size;
-  for (let i = 0; i < count && positions.length; i++) {
-    const r = (k: number) => rand(seed, SALT_MAKERS + 1 + k, t.kind * 1_000_003 + t.a, t.b, t.c * 16 + t.fill, i);
-    let wallet = -1;
-    for (let tries = 0; tries < 8 && wallet < 0; tries++) {
-      const candidate = ctx.world.posWallet[positions[Math.floor(r(10 + tries) * positions.length)]];
-      if (!used.has(candidate)) wallet = candidate;
+  const { levels: _levels, ...taker } = t;
+  let i = 0;
+  for (let level = 0; level < levels.length; level++) {
+    // The first level takes every maker the other levels do not (one each).
+    const makers = level === 0 ? count - (levels.length - 1) : 1;
+    let left = levels[level].size;
+    for (let j = 0; j < makers && positions.length; j++, i++) {
+      const r = (k: number) => rand(seed, SALT_MAKERS + 1 + k, t.kind * 1_000_003 + t.a, t.b, t.c * 16 + t.fill, i);
+      let wallet = -1;
+      for (let tries = 0; tries < 8 && wallet < 0; tries++) {
+        const candidate = ctx.world.posWallet[positions[Math.floor(r(10 + tries) * positions.length)]];
+        if (!used.has(candidate)) wallet = candidate;
+      }
+      if (wallet < 0) break;
+      used.add(wallet);
+      const size = j === makers - 1 ? round(left, 6) : round(left * (0.3 + 0.4 * r(1)), 6);
+      left = round(left - size, 6);
+      const crossing = r(2) < 0.78;
+      const price = levels[level].price;
+      out.push({
+        ...taker,
+        maker: true,
+        fill: t.fill * 64 + i + 1,
+        wallet,
+        position: -1,
+        outcome: crossing ? 1 - t.outcome : t.outcome,
+        side: crossing ? t.side : t.side === "BUY" ? "SELL" : "BUY",
+        price: crossing ? round(1 - price, 6) : price,
+        size,
+      });
+      if (left <= 0) break;
     }
-    if (wallet < 0) break;
-    used.add(wallet);
-    const size = i === count - 1 ? round(left, 6) : round(left * (0.3 + 0.4 * r(1)), 6);
-    left = round(left - size, 6);
-    const crossing = r(2) < 0.78;
-    out.push({
-      ...t,
-      maker: true,
-      fill: t.fill * 16 + i + 1,
-      wallet,
-      position: -1,
-      outcome: crossing ? 1 - t.outcome : t.outcome,
-      side: crossing ? t.side : t.side === "BUY" ? "SELL" : "BUY",
-      price: crossing ? round(1 - t.price, 6) : t.price,
-      size,
-    });
-    if (left <= 0) break;
   }
   return out;
+}
+
+/** When a trade's messages go out, in ms (reality `rtdsTiming`; SOURCES.md, "Live feeds"). */
+export interface FeedTiming {
+  /** The CLOB's match; the block (the trade's `timestamp`) follows it. */
+  matchMs: number;
+  /** `last_trade_price`, then `book` (and `best_bid_ask`), on the market channel. */
+  lastTradeMs: number;
+  /** RTDS `orders_matched` (the taker's row). */
+  ordersMatchedMs: number;
+  /** RTDS `trades` (the taker's and the makers' rows). */
+  tradesMs: number;
+}
+
+/** Bounds of the drawn delays, so the emission loop knows how far around a block second to look. */
+export const MATCH_BEFORE_BLOCK_MAX_MS = 6_000;
+export const RTDS_AFTER_MATCH_MAX_MS = 8_000;
+const SALT_TIMING = 963;
+
+/** A log-normal delay with this median and 90th percentile, from a standard normal draw, within bounds. */
+const delayMs = (median: number, p90: number, z: number, min: number, max: number) =>
+  Math.min(max, Math.max(min, median * Math.exp((Math.log(p90 / median) / 1.2816) * z)));
+
+/**
+ * With `rtdsTiming`, the research note's timeline (§1, §6.1, §6.2, session 2): the block comes 2.2 s after the match
+ * (p90 2.9 s), `last_trade_price` 0.09 s after it (p90 0.22 s), RTDS `orders_matched` 1.9 s after it (p90 2.6 s) and
+ * `trades` 0.2 s after `orders_matched`. Without it, everything at the start of the block's second.
+ */
+export function feedTiming(ctx: SimContext, t: Trade): FeedTiming {
+  const blockMs = t.timestamp * 1000;
+  if (!ctx.reality.rtdsTiming) return { matchMs: blockMs, lastTradeMs: blockMs, ordersMatchedMs: blockMs, tradesMs: blockMs };
+  const z = (k: number) => gauss(ctx.world.seed, SALT_TIMING + k, t.kind * 1_000_003 + t.a, t.b, t.c * 64 + t.fill);
+  const matchMs = blockMs - Math.round(delayMs(2200, 2900, z(0), 800, MATCH_BEFORE_BLOCK_MAX_MS));
+  const ordersMatchedMs = matchMs + Math.round(delayMs(1900, 2600, z(2), 800, RTDS_AFTER_MATCH_MAX_MS - 200));
+  return {
+    matchMs,
+    lastTradeMs: matchMs + Math.round(delayMs(90, 220, z(1), 20, 1500)),
+    ordersMatchedMs,
+    tradesMs: ordersMatchedMs + 200,
+  };
 }
 
 function marketOfToken(ctx: SimContext, asset: string) {
@@ -217,91 +280,129 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     return payload;
   };
 
-  const emitTrade = (ctx: SimContext, t: Trade, nowMs: number) => {
+  // A trade's market-channel messages: `last_trade_price` (one per transaction, the taker's token, side and size, at
+  // the last level it touched: research note §6.1), then the book as it stands after the trade (docs: market-channel,
+  // `book`: "when there is a trade that affects the book") and, on custom-feature sockets, `best_bid_ask`.
+  const emitLastTrade = (ctx: SimContext, t: Trade, nowMs: number) => {
     const market = ctx.world.markets[t.market];
-    const event = ctx.world.events[market.eventIndex];
-    const payload = rtdsPayload(ctx, t);
     const asset = market.tokenIds[t.outcome];
-    counters.trades_emitted++;
-    recent.push({ key: tradeKey(t), payload, emitted_at_ms: nowMs });
-    if (recent.length > RECENT_LIMIT) recent.splice(0, recent.length - RECENT_LIMIT);
     const lastTrade = JSON.stringify({
       asset_id: asset,
       event_type: "last_trade_price",
       fee_rate_bps: "0",
       market: market.conditionId,
-      price: String(t.price),
+      price: String(t.levels ? t.levels[t.levels.length - 1].price : t.price),
       side: t.side,
       size: String(t.size),
       timestamp: String(nowMs),
       transaction_hash: ctx.flow.txHash(t),
     });
-    // With maker rows on, each subscribed type is its own message stream: `orders_matched` the taker's row, `trades`
-    // the taker's and every maker's (SOURCES.md, "Live feeds").
-    let makers: Record<string, unknown>[] | null = null;
-    const makerPayloads = () => (makers ??= makerFills(ctx, t).map((m) => rtdsPayload(ctx, m)));
-    // A trade that takes liquidity is followed by the book as it stands (docs: market-channel, `book`: "when there is
-    // a trade that affects the book"), and on custom-feature sockets by `best_bid_ask`.
     let book: Record<string, unknown> | null | undefined;
     for (const client of clients) {
-      if (client.channel === "market") {
-        if (!client.assets.has(asset)) continue;
-        deliver(client, lastTrade);
-        if (book === undefined) {
-          book = bookMessage(ctx, asset);
-          // The top of book it carries is a change the market channel emitted, like a price_change's (`/ws/emitted`).
-          if (book) {
-            const top = { bids: book.bids as { price: string }[], asks: book.asks as { price: string }[] };
-            recentPriceChanges.push({ asset_id: asset, best_bid: top.bids[0].price, best_ask: top.asks[0].price, emitted_at_ms: nowMs });
-          }
+      if (client.channel !== "market" || !client.assets.has(asset)) continue;
+      deliver(client, lastTrade);
+      if (book === undefined) {
+        book = bookMessage(ctx, asset, t);
+        // The top of book it carries is a change the market channel emitted, like a price_change's (`/ws/emitted`).
+        if (book) {
+          const top = { bids: book.bids as { price: string }[], asks: book.asks as { price: string }[] };
+          recentPriceChanges.push({
+            asset_id: asset,
+            best_bid: top.bids[0].price,
+            best_ask: top.asks[0].price,
+            emitted_at_ms: nowMs,
+            after_tx: ctx.flow.txHash(t),
+          });
         }
-        if (!book) continue;
-        deliver(client, JSON.stringify(book));
-        if (client.custom) {
-          const bids = book.bids as { price: string }[];
-          const asks = book.asks as { price: string }[];
-          deliver(
-            client,
-            JSON.stringify({
-              event_type: "best_bid_ask",
-              market: market.conditionId,
-              asset_id: asset,
-              best_bid: bids[0].price,
-              best_ask: asks[0].price,
-              spread: decimalString(Number(asks[0].price) - Number(bids[0].price), 3),
-              timestamp: String(nowMs),
-            }),
-          );
-        }
-        continue;
       }
-      if (ctx.reality.rtdsMakerRows) {
-        const types = new Set<string>();
-        for (const sub of client.activity) {
-          if (sub.eventSlug && sub.eventSlug !== event.slug) continue;
-          if (sub.marketSlug && sub.marketSlug !== market.slug) continue;
-          if (sub.type === "*") types.add("trades").add("orders_matched");
-          else types.add(sub.type);
-        }
-        const send = (type: string, p: Record<string, unknown>) =>
-          deliver(client, JSON.stringify({ topic: "activity", type, timestamp: nowMs, payload: p, connection_id: client.connectionId }));
-        if (types.has("orders_matched")) send("orders_matched", payload);
-        if (types.has("trades")) {
-          send("trades", payload);
-          for (const m of makerPayloads()) {
-            counters.maker_rows_emitted++;
-            send("trades", m);
-          }
-        }
-        continue;
+      if (!book) continue;
+      deliver(client, JSON.stringify(book));
+      if (client.custom) {
+        const bids = book.bids as { price: string }[];
+        const asks = book.asks as { price: string }[];
+        deliver(
+          client,
+          JSON.stringify({
+            event_type: "best_bid_ask",
+            market: market.conditionId,
+            asset_id: asset,
+            best_bid: bids[0].price,
+            best_ask: asks[0].price,
+            spread: decimalString(Number(asks[0].price) - Number(bids[0].price), 3),
+            timestamp: String(nowMs),
+          }),
+        );
       }
+    }
+  };
+
+  // A trade's RTDS rows of one type. With maker rows on, each subscribed type is its own message stream:
+  // `orders_matched` the taker's row, `trades` the taker's and every maker's (SOURCES.md, "Live feeds").
+  const emitActivity = (ctx: SimContext, t: Trade, type: "orders_matched" | "trades", nowMs: number) => {
+    const market = ctx.world.markets[t.market];
+    const event = ctx.world.events[market.eventIndex];
+    const payload = rtdsPayload(ctx, t);
+    if (type === "orders_matched") {
+      counters.trades_emitted++;
+      recent.push({ key: tradeKey(t), payload, emitted_at_ms: nowMs });
+      if (recent.length > RECENT_LIMIT) recent.splice(0, recent.length - RECENT_LIMIT);
+    }
+    let makers: Record<string, unknown>[] | null = null;
+    const makerPayloads = () => (makers ??= makerFills(ctx, t).map((m) => rtdsPayload(ctx, m)));
+    for (const client of clients) {
+      if (client.channel !== "rtds") continue;
+      const types = new Set<string>();
       for (const sub of client.activity) {
         if (sub.eventSlug && sub.eventSlug !== event.slug) continue;
         if (sub.marketSlug && sub.marketSlug !== market.slug) continue;
-        const type = sub.type === "*" ? "trades" : sub.type;
-        deliver(client, JSON.stringify({ topic: "activity", type, timestamp: nowMs, payload, connection_id: client.connectionId }));
-        break;
+        if (sub.type === "*") types.add("trades").add("orders_matched");
+        else types.add(sub.type);
       }
+      if (!ctx.reality.rtdsMakerRows) {
+        // The plain world: one row per trade, under the first type the client asked for, sent once.
+        const first = client.activity.find(
+          (sub) => (!sub.eventSlug || sub.eventSlug === event.slug) && (!sub.marketSlug || sub.marketSlug === market.slug),
+        );
+        if (!first || type !== "orders_matched") continue;
+        const as = first.type === "*" ? "trades" : first.type;
+        deliver(client, JSON.stringify({ topic: "activity", type: as, timestamp: nowMs, payload, connection_id: client.connectionId }));
+        continue;
+      }
+      if (!types.has(type)) continue;
+      const send = (p: Record<string, unknown>) =>
+        deliver(client, JSON.stringify({ topic: "activity", type, timestamp: nowMs, payload: p, connection_id: client.connectionId }));
+      send(payload);
+      if (type === "trades") {
+        for (const m of makerPayloads()) {
+          counters.maker_rows_emitted++;
+          send(m);
+        }
+      }
+    }
+  };
+
+  // Every message of the trades whose instants (feedTiming) fall in (fromMs, nowMs], in time order.
+  const emitTradesDue = (ctx: SimContext, fromMs: number, nowMs: number) => {
+    const timed = ctx.reality.rtdsTiming;
+    const firstSec = Math.floor(fromMs / 1000) - (timed ? Math.ceil(RTDS_AFTER_MATCH_MAX_MS / 1000) : 0);
+    const lastSec = Math.floor(nowMs / 1000) + (timed ? Math.ceil(MATCH_BEFORE_BLOCK_MAX_MS / 1000) : 0);
+    const due: { at: number; order: number; t: Trade; what: "last_trade" | "orders_matched" | "trades" }[] = [];
+    for (let minute = Math.floor(firstSec / 60); minute <= Math.floor(lastSec / 60); minute++) {
+      for (const t of tradesOfMinute(ctx, minute)) {
+        if (t.timestamp < firstSec || t.timestamp > lastSec) continue;
+        const at = feedTiming(ctx, t);
+        const add = (ms: number, order: number, what: (typeof due)[number]["what"]) => {
+          if (ms > fromMs && ms <= nowMs) due.push({ at: ms, order, t, what });
+        };
+        add(at.lastTradeMs, 0, "last_trade");
+        add(at.ordersMatchedMs, 1, "orders_matched");
+        add(at.tradesMs, 2, "trades");
+      }
+    }
+    due.sort((x, y) => x.at - y.at || x.order - y.order);
+    for (const e of due) {
+      if (e.what === "last_trade") emitLastTrade(ctx, e.t, timed ? e.at : nowMs);
+      else emitActivity(ctx, e.t, e.what, timed ? e.at : nowMs);
     }
   };
 
@@ -364,34 +465,46 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       };
       let text: string;
       if (resolved) {
-        const yesWins = ctx.prices.quote(market, 0, market.closedSec).bid >= 0.5;
+        const yesWins = market.winner !== null ? market.winner === 0 : ctx.prices.quote(market, 0, market.closedSec).bid >= 0.5;
         text = JSON.stringify({
           event_type: "market_resolved",
           ...base,
           winning_asset_id: market.tokenIds[yesWins ? 0 : 1],
           winning_outcome: market.outcomes[yesWins ? 0 : 1],
         });
-      } else text = JSON.stringify({ event_type: "new_market", ...base });
+      } else {
+        // The market's event rides along (shared reference §4.4: `event_message{id, ticker, slug, title, description}`).
+        const event = ctx.world.events[market.eventIndex];
+        text = JSON.stringify({
+          event_type: "new_market",
+          ...base,
+          description: event.description,
+          event_message: { id: event.id, ticker: event.slug, slug: event.slug, title: event.title, description: event.description },
+        });
+      }
       counters.lifecycle_emitted++;
       for (const c of custom) deliver(c, text);
     }
   };
 
+  let lastTickMs = context().nowMs;
   const tick = () => {
     const ctx = context();
-    const nowSec = Math.floor(ctx.nowMs / 1000);
+    const nowMs = ctx.nowMs;
+    const nowSec = Math.floor(nowMs / 1000);
     // Nothing is emitted while nobody listens (and the world's tape costs nothing to skip).
     if (clients.size === 0) {
       lastSecond = nowSec;
+      lastTickMs = nowMs;
       return;
     }
-    if (nowSec > lastSecond) {
+    if (nowMs > lastTickMs) {
       // Never replay more than a minute after a long pause (a frozen test clock moved far ahead).
-      const from = Math.max(lastSecond + 1, nowSec - 60);
-      for (let minute = Math.floor(from / 60); minute <= Math.floor(nowSec / 60); minute++) {
-        for (const t of tradesOfMinute(ctx, minute)) if (t.timestamp >= from && t.timestamp <= nowSec) emitTrade(ctx, t, ctx.nowMs);
-      }
-      emitLifecycle(ctx, from, nowSec);
+      emitTradesDue(ctx, Math.max(lastTickMs, nowMs - 60_000), nowMs);
+      lastTickMs = nowMs;
+    }
+    if (nowSec > lastSecond) {
+      emitLifecycle(ctx, Math.max(lastSecond + 1, nowSec - 60), nowSec);
       lastSecond = nowSec;
       emitPriceChanges(ctx, ctx.nowMs);
     }
@@ -400,18 +513,31 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   timer.unref?.();
 
   // ------------------------------------------------------------------------------------------------ protocol
-  const bookMessage = (ctx: SimContext, asset: string) => {
+  /**
+   * The book of one asset as it stands: the quote now, or after `trade` when one just swept levels of it (the levels
+   * it emptied are gone: a BUY leaves its last level as the best ask, a SELL as the best bid).
+   */
+  const bookMessage = (ctx: SimContext, asset: string, trade?: Trade) => {
     const found = marketOfToken(ctx, asset);
     if (!found) return null;
     const { market, outcome } = found;
     const q = ctx.prices.quote(market, outcome, Math.floor(ctx.nowMs / 1000));
     quotes.set(asset, `${q.bid}|${q.ask}`);
+    let { bid, ask } = q;
+    const last = trade?.levels?.at(-1)?.price;
+    if (last !== undefined && trade!.side === "BUY") {
+      ask = Math.max(ask, last);
+      bid = Math.min(bid, round(ask - q.tick, 3));
+    } else if (last !== undefined) {
+      bid = Math.min(bid, last);
+      ask = Math.max(ask, round(bid + q.tick, 3));
+    }
     return {
       event_type: "book",
       asset_id: asset,
       market: market.conditionId,
-      bids: [{ price: decimalString(q.bid, 3), size: "100" }],
-      asks: [{ price: decimalString(q.ask, 3), size: "100" }],
+      bids: [{ price: decimalString(bid, 3), size: "100" }],
+      asks: [{ price: decimalString(ask, 3), size: "100" }],
       timestamp: String(ctx.nowMs),
       hash: `${market.index.toString(16)}${outcome}`.padEnd(40, "0").slice(0, 40),
     };
@@ -506,6 +632,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
             faults,
             counters: { ...counters, open_sockets: clients.size },
             clients: [...clients].map((c) => ({ channel: c.channel, assets: c.assets.size, activity: c.activity.length })),
+            // Every token some market-channel client subscribes (tests wait for theirs).
+            subscribed_assets: [...new Set([...clients].filter((c) => c.channel === "market").flatMap((c) => [...c.assets]))],
           },
         };
       }

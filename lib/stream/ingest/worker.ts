@@ -10,7 +10,8 @@
 //   feed never delivered is read back from its market's REST tape (cache-busted, retried until the Data API shows it).
 // - The same channel's `price_change`, `book` (after trades) and `best_bid_ask` frames give each outcome's displayed
 //   price; they are batched into `outcomes` every PRICE_FLUSH_MS (prices.ts), so `ticks` are live within a second.
-//   `market_resolved` closes the market and drops its tokens; `new_market` subscribes a new market's tokens at once.
+//   `market_resolved` closes the market, prices its outcomes at the payout and drops its tokens; `new_market` lists
+//   the market and subscribes its tokens at once (lifecycle.ts).
 // - Every message is counted as parsed, failed or ignored per feed and type (drift.ts): drift is loud.
 // - After any outage (close, or the watchdog's silent-socket timeout) the gap is read back from the REST tape.
 // - The sampler loop keeps running as the backstop (events, prices, holders and the tape every interval).
@@ -22,7 +23,6 @@ import { startSamplerLoop } from "@/lib/sampler";
 import type { SamplerSource } from "@/lib/sampler/source";
 import { upstreamSource } from "@/lib/sampler/upstream-source";
 import { clob, data } from "@/lib/upstream";
-import { conditionIdForms } from "@/lib/upstream/ids";
 import { TradeV1Schema } from "@/lib/upstream/schemas";
 import type { NormalizedTrade, NormalizedWsMessage } from "@/lib/upstream/types";
 import { relayToRedis, type Subscription } from "../bus";
@@ -30,6 +30,7 @@ import { FeedDrift } from "./drift";
 import { OutcomePriceBatcher, writeOutcomePrices } from "./prices";
 import { ResilientSocket } from "./socket";
 import { MarketSubscriptions } from "./subscriptions";
+import { storeNewMarket, storeResolution } from "./lifecycle";
 import { fillFromTape, storeTrades } from "./tape";
 
 const FLUSH_MS = 50;
@@ -70,6 +71,8 @@ export interface WorkerStats {
   prices_changed: number;
   markets_resolved: number;
   new_markets: number;
+  /** New markets listed from their `new_market` message (the rest were listed already). */
+  new_markets_listed: number;
   subscriptions: ReturnType<MarketSubscriptions["stats"]>;
   sockets: { name: string; connects: number; reconnects: number; stalls: number; messages: number }[];
 }
@@ -109,6 +112,7 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
     prices_changed: 0,
     markets_resolved: 0,
     new_markets: 0,
+    new_markets_listed: 0,
   };
   const drift = new FeedDrift();
   const timers: NodeJS.Timeout[] = [];
@@ -265,10 +269,12 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
         case "new_market":
           stats.new_markets++;
           subscriptions.addNewMarket(e.condition_id, e.token_ids);
+          void onNewMarket(e);
           break;
         case "market_resolved":
           stats.markets_resolved++;
-          void onResolved(e.condition_id, e.token_ids);
+          subscriptions.dropMarket(e.condition_id, e.token_ids);
+          void onResolved(e);
           break;
         case "tick_size_change":
           // Prices are stored as sent; the tick size only changes how finely they move.
@@ -277,18 +283,26 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
     }
   }
 
-  const onResolved = async (conditionId: string, tokenIds: string[]) => {
-    subscriptions.dropMarket(conditionId, tokenIds);
-    try {
-      const db = await getDb();
-      // The market's status follows at once; its resolution details come with the next listing pass.
-      await db.$executeRawUnsafe(
-        `UPDATE markets SET closed = true, open = false WHERE condition_id = ANY($1::text[]) AND (open OR NOT closed)`,
-        conditionIdForms(conditionId),
-      );
-    } catch (error) {
-      log.warn("worker: marking a resolved market closed failed", errorFields(error));
-    }
+  // Both are written on the price chain: a resolution's payout must not be overtaken by a book frame's price.
+  const onNewMarket = (e: Extract<NormalizedWsMessage, { type: "new_market" }>) => {
+    pricesFlushing = pricesFlushing.then(async () => {
+      try {
+        if (await storeNewMarket(await getDb(), e)) stats.new_markets_listed++;
+      } catch (error) {
+        log.warn("worker: listing a new market failed", { condition_id: e.condition_id, ...errorFields(error) });
+      }
+    });
+  };
+
+  const onResolved = (e: Extract<NormalizedWsMessage, { type: "market_resolved" }>) => {
+    for (const t of e.token_ids) prices.forget(t);
+    pricesFlushing = pricesFlushing.then(async () => {
+      try {
+        stats.prices_changed += await storeResolution(await getDb(), e);
+      } catch (error) {
+        log.warn("worker: storing a market's resolution failed", { condition_id: e.condition_id, ...errorFields(error) });
+      }
+    });
   };
 
   // Last trades whose activity row never came: read their markets' REST tape (fresh) until the fill shows there.

@@ -113,19 +113,36 @@ const WsTickSizeSchema = z
     timestamp: isoFromUnix(m.timestamp),
   }));
 
+// `new_market` carries the market and its event (`event_message`: id, ticker, slug, title, description; docs:
+// market-channel custom features), enough to list the market before the next Gamma listing pass.
+const WsNewMarketEventSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  slug: z.string().min(1),
+  title: optionalString,
+});
 const WsNewMarketSchema = z
   .object({
     event_type: z.literal("new_market"),
     id: optionalString,
     market: z.string().min(1),
+    question: optionalString,
+    slug: optionalString,
     assets_ids: z.array(tokenId),
+    outcomes: z.array(z.string()).optional().catch(undefined),
+    event_message: WsNewMarketEventSchema.nullish().catch(null),
     timestamp: optionalNumber,
   })
   .transform((m): NormalizedWsMessage => ({
     type: "new_market",
     condition_id: canonicalConditionId(m.market),
     market_id: m.id,
+    question: m.question,
+    slug: m.slug,
     token_ids: m.assets_ids,
+    outcomes: m.outcomes?.length === m.assets_ids.length ? m.outcomes : null,
+    event: m.event_message
+      ? { id: m.event_message.id, slug: m.event_message.slug, title: m.event_message.title ?? m.event_message.slug }
+      : null,
     timestamp: isoFromUnix(m.timestamp),
   }));
 

@@ -35,12 +35,35 @@ describe("trade tape", () => {
     }
   });
 
-  it("shows several fills sharing one transactionHash (a real quirk), never a duplicate identity", async () => {
-    const rows = (await getJson<Row[]>(`${sim().dataUrl}/trades?limit=3000`)).body;
+  it("lists one taker row per transaction; with takerOnly=false its makers share the hash, a sweep's at each level", async () => {
+    // Research note §3.4: taker_only=true rows are the taker's OrderFilled events, one per transaction; false adds
+    // one row per maker order. A sweep is one taker row at the average price paid, its levels filled by makers.
+    const takers = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=1000`)).body;
     const byHash = new Map<unknown, number>();
-    for (const t of rows) byHash.set(t.transactionHash, (byHash.get(t.transactionHash) ?? 0) + 1);
-    expect([...byHash.values()].some((n) => n > 1)).toBe(true);
-    expect(new Set(rows.map(identity)).size).toBe(rows.length);
+    for (const t of takers) byHash.set(t.transactionHash, (byHash.get(t.transactionHash) ?? 0) + 1);
+    expect(takers.length).toBeGreaterThan(100);
+    expect([...byHash.values()].every((n) => n === 1)).toBe(true);
+    const all = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=1000&takerOnly=false`)).body;
+    expect(new Set(all.map(identity)).size).toBe(all.length);
+    const takerByHash = new Map(takers.map((t) => [t.transactionHash, t]));
+    const makersByHash = new Map<unknown, Row[]>();
+    for (const t of all) {
+      const taker = takerByHash.get(t.transactionHash);
+      if (!taker || identity(taker) === identity(t)) continue;
+      makersByHash.set(t.transactionHash, [...(makersByHash.get(t.transactionHash) ?? []), t]);
+    }
+    expect(makersByHash.size).toBeGreaterThan(0);
+    const sweeps = [...makersByHash.entries()].filter(([, makers]) => new Set(makers.map((m) => m.price)).size > 1);
+    expect(sweeps.length, "sweeps among the transactions").toBeGreaterThan(0);
+    for (const [hash, makers] of sweeps) {
+      const taker = takerByHash.get(hash)!;
+      const prices = makers.map((m) => m.price as number);
+      const shares = makers.reduce((sum, m) => sum + (m.size as number), 0);
+      // The taker's row carries the whole order: its shares, at the average of the levels' prices.
+      expect(taker.size as number).toBeCloseTo(shares, 5);
+      expect(taker.price as number).toBeGreaterThan(Math.min(...prices));
+      expect(taker.price as number).toBeLessThan(Math.max(...prices));
+    }
   });
 
   it("has heavy-tailed sizes: a few trades dwarf the median", async () => {
@@ -66,8 +89,7 @@ describe("trade tape", () => {
     for (const t of byEvent) expect(t.eventSlug).toBe(event.slug);
 
     // A page with makers holds at most 200 taker fills, so the taker tape at the same limit holds every one of them: a
-    // shallower taker page would let a taker fill past its end pass for a maker (a sweep's second fill shares the
-    // first one's transaction hash and side).
+    // shallower taker page would let a taker fill past its end pass for a maker.
     const takers = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=200`)).body;
     const withMakers = (await getJson<Row[]>(`${sim().dataUrl}/trades?market=${busiestCondition()}&limit=200&takerOnly=false`)).body;
     const takerIds = new Set(takers.map(identity));

@@ -1,9 +1,9 @@
 import { liveEndpoint } from "@/lib/api/endpoints/predmkt-sampled";
 import { withApi } from "@/lib/api/with-api";
-import { perPassAnswer } from "@/lib/predmkt/pass-clock";
 import { latestTicks } from "@/lib/predmkt/history";
+import { ticksAnswer } from "@/lib/predmkt/ticks-clock";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/predmkt/live – latest sampled price ticks, newest first
-export const GET = withApi(liveEndpoint, ({ query }) => perPassAnswer(() => latestTicks(query.limit)));
+// GET /api/predmkt/live – latest price ticks, newest first (sampled, and from the ingest worker as they happen)
+export const GET = withApi(liveEndpoint, ({ query }) => ticksAnswer((newest) => latestTicks(query.limit, newest)));
