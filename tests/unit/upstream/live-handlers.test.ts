@@ -5,6 +5,7 @@ import { GET as eventHistoryGET } from "@/app/api/predmkt/events/[slug]/history-
 import { GET as marketActivityGET } from "@/app/api/predmkt/markets/[id]/activity-live/route";
 import { GET as holdersGET } from "@/app/api/predmkt/markets/[id]/holders-live/route";
 import { clearLocalCache } from "@/lib/upstream";
+import { TRADE_LIST_LAG_MS } from "@/lib/upstream/data";
 import { callJson } from "@/tests/helpers/handler";
 import { pointUpstreamAt, type Stub, startStub } from "./stub-server";
 import { event, holdersFor, installWorld, markets, tokensOf, trades } from "./stub-world";
@@ -280,7 +281,9 @@ describe("upstream failures", () => {
     vi.setSystemTime(Date.now() + 11_000); // past the 10 s TTL
     const stale = await eventActivity(event.slug, "?limit=5");
     expect(stale.status).toBe(200);
-    expect(stale.body.meta).toMatchObject({ cache: "stale", age_s: 11, as_of: fresh.body.meta.as_of });
+    // as_of is when the list was complete up to (its production time less the Data API's lag): age counts from there.
+    const ageS = 11 + TRADE_LIST_LAG_MS / 1000;
+    expect(stale.body.meta).toMatchObject({ cache: "stale", age_s: ageS, as_of: fresh.body.meta.as_of });
     expect(stale.body.data).toEqual(fresh.body.data);
     expect(stale.headers.get("cache-control")).toBe("private, max-age=0");
     // Another side is another upstream page (min_usd and limit only narrow the cached one).

@@ -1,8 +1,10 @@
 // How far behind the block each `-live` endpoint can be (docs/upstream-live.md, the staleness table), measured on the
 // simulator with the research note's lags (the REST tape 3–10 s behind the block, the Data API's per-URL CDN, RTDS
-// timing): each endpoint is read on a cache miss and again half a second before its cache TTL ends (the oldest
-// answer it serves). The figures are printed for the table. Also: a trade answer's `meta.as_of` is the instant up to
-// which it holds every fill (the list's production time less the Data API's lag), never later.
+// timing): each endpoint is read on a cache miss, and the figure is how far behind the block that answer is. Until
+// its TTL ends the endpoint serves those same bytes (the cache tests assert it), so the oldest answer it serves is
+// that figure plus the TTL: the bound in the table; no test sleeps through a TTL to watch a clock run. The figures
+// are printed for the table. Also: a trade answer's `meta.as_of` is the instant up to which it holds every fill (the
+// list's production time less the Data API's lag), never later.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as eventActivityGET } from "@/app/api/predmkt/events/[slug]/activity-live/route";
 import { GET as eventHistoryGET } from "@/app/api/predmkt/events/[slug]/history-live/route";
@@ -26,10 +28,8 @@ afterAll(async () => {
   await sim.close();
 });
 
-const sleepUntil = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms - Date.now())));
-
 describe("-live staleness on the simulator with the real lags", () => {
-  it("measures each endpoint on a miss and at the end of its TTL; trade answers hold every fill up to meta.as_of", async () => {
+  it("measures each endpoint on a miss; trade answers hold every fill up to meta.as_of", async () => {
     const busiest = sim.world.markets.find((m) => m.id === sim.summary().samples.busiest_markets[0].id)!;
     const event = sim.world.events[busiest.eventIndex];
     const eventMarkets = sim.world.markets.filter((m) => m.eventIndex === busiest.eventIndex).map((m) => m.index);
@@ -84,7 +84,6 @@ describe("-live staleness on the simulator with the real lags", () => {
     const figures: string[] = [];
     await Promise.all(
       endpoints.map(async (e) => {
-        const startedMs = Date.now();
         const miss = await e.read();
         expect(miss.status, e.name).toBe(200);
         expect(miss.body.meta.cache, e.name).toBe("miss");
@@ -106,14 +105,11 @@ describe("-live staleness on the simulator with the real lags", () => {
           expect(truth.length, `${e.name}: fills in the two minutes before as_of`).toBeGreaterThan(0);
           for (const t of truth) expect(ids.has(sim.flow.txHash(t)), `${e.name}: fill at ${t.timestamp} (as_of ${asOfMs})`).toBe(true);
         }
-        await sleepUntil(startedMs + e.ttlS * 1000 - 500);
-        const hit = await e.read();
-        expect(hit.body.meta.cache, e.name).toBe("hit");
-        const hitBehind = e.behind(hit.body as never, Date.now());
-        figures.push(`${e.name}: ${missBehind.toFixed(1)} s on a miss, ${hitBehind.toFixed(1)} s at the end of its ${e.ttlS} s TTL`);
-        expect(hitBehind, e.name).toBeGreaterThanOrEqual(missBehind);
+        figures.push(
+          `${e.name}: ${missBehind.toFixed(1)} s on a miss; at most ${(missBehind + e.ttlS).toFixed(1)} s at the end of its ${e.ttlS} s TTL`,
+        );
       }),
     );
     console.log(`behind the block (simulator, real lags):\n${figures.join("\n")}`);
-  }, 150_000);
+  }, 60_000);
 });
