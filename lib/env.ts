@@ -183,6 +183,10 @@ const EnvSchema = z.object({
   // Test servers only (refused on a deployment, below): caps each -live body's TTL at this many seconds (0: the
   // documented TTLs), so a test sees a body go stale within a second.
   LIVE_TTL_MAX_S: int(0, 0, 3600),
+  // Test servers only (refused on a deployment, below): the in-process rate limiter's clock stands still at the
+  // server's start, so every request falls in one limiter window and a test counting to a limit never waits for a
+  // window's edge to pass (lib/auth/ratelimit.ts; a shared store keeps its own clock).
+  RATE_LIMIT_CLOCK_HELD: optionalString.pipe(z.enum(["true", "false", "1", "0"]).optional()).transform((v) => v === "true" || v === "1"),
   // A server that runs no sampler checks this often (ms) for a pass another process ran, and computes its aggregates
   // at once so no reader pays for them (lib/server/jobs.ts); 0 turns it off.
   PASS_WATCH_MS: int(1000, 0, 60_000),
@@ -282,7 +286,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   // The knobs that bend time for tests would stamp wrong sample times or spend the upstream's budget on a deployment:
   // only a local start (the rule of generated secrets: the test servers, the demo, development) takes them.
-  const testKnobs = (["SAMPLER_CLOCK_OFFSET_S", "LIVE_TTL_MAX_S"] as const).filter((k) => values[k] !== 0);
+  const testKnobs = (["SAMPLER_CLOCK_OFFSET_S", "LIVE_TTL_MAX_S", "RATE_LIMIT_CLOCK_HELD"] as const).filter((k) => Boolean(values[k]));
   if (testKnobs.length && !mayGenerate) {
     throw new Error(
       `${testKnobs.join(", ")}: for test servers only; a deployment (DATABASE_URL, or production without ` +

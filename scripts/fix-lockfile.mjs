@@ -3,7 +3,7 @@
 // This adds inert stub entries for exactly the packages `npm ci --dry-run` reports missing; npm never fetches them on
 // linux-x64 because their os/cpu do not match. Re-run after any lockfile regeneration.
 // Each stub then gets its `resolved` URL and `integrity` hash from the registry (`npm view`), so every entry of the
-// lockfile is pinned by hash (tests/unit/foundation/lockfile.test.ts). A registry that does not have the package
+// lockfile is pinned by hash (tests/unit/scripts/lockfile.test.ts). A registry that does not have the package
 // (the offline mirror) leaves the stub as it is and says so: the install still works on linux-x64, and the next run
 // against a registry that has it fills the hash in.
 import { execFileSync } from "node:child_process";

@@ -17,8 +17,8 @@ export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "dead"] as c
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Delay before attempt n+1 after n failed attempts (ms): Svix's schedule after the immediate first attempt. */
-export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
-export const JITTER = 0.1;
+const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+const JITTER = 0.1;
 export const FAILING_DISABLE_MS = 24 * 3_600_000;
 /** The usage meter's operation name for deliveries (docs/alerts.md#usage). */
 export const DELIVERY_OPERATION = "DELIVER /api/alerts/{id}";
@@ -32,11 +32,11 @@ export function retryDelayMs(failedAttempts: number, random: () => number = Math
 }
 
 /** The webhook id of a match: derived from the subscription and what matched, so a re-match can never mint a new one. */
-export function webhookId(subscriptionId: string, sourceKey: string): string {
+function webhookId(subscriptionId: string, sourceKey: string): string {
   return `msg_${createHash("sha256").update(`${subscriptionId}|${sourceKey}`).digest("base64url").slice(0, 27)}`;
 }
 
-export interface DeliveryView {
+interface DeliveryView {
   id: string;
   event_type: string;
   created_at: string;
@@ -47,7 +47,7 @@ export interface DeliveryView {
   next_attempt_at: string | null;
 }
 
-export function deliveryView(d: AlertDelivery): DeliveryView {
+function deliveryView(d: AlertDelivery): DeliveryView {
   const open = d.status === "pending" || d.status === "failed";
   return {
     id: d.id,
@@ -62,7 +62,7 @@ export function deliveryView(d: AlertDelivery): DeliveryView {
 }
 
 /** The JSON body sent (Standard Webhooks' recommended envelope: type, timestamp, data). */
-export function webhookBody(eventType: string, at: Date, data: Record<string, unknown>): string {
+function webhookBody(eventType: string, at: Date, data: Record<string, unknown>): string {
   return JSON.stringify({ type: eventType, timestamp: at.toISOString(), data });
 }
 

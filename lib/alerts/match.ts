@@ -17,15 +17,15 @@ import { marketMatches, type Rule } from "./rules";
 const CURSOR = "matcher";
 // Arbitrary constant naming the matcher's transaction-scoped advisory lock.
 const MATCH_LOCK = 2_811_260_001;
-export const MOVE_ALERT_EVERY_MS = 3_600_000;
+const MOVE_ALERT_EVERY_MS = 3_600_000;
 
-export interface MatchDeps {
+interface MatchDeps {
   now?: Clock;
   /** Stream events read per transaction. */
   batch?: number;
 }
 
-export interface MatchResult {
+interface MatchResult {
   events: number;
   matched: number;
   queued: number;
@@ -82,7 +82,7 @@ function whaleKey(wallet: string, marketId: string | null, outcomeIndex: unknown
 }
 
 /** The first rule of a subscription that matches a message, per event type it produces. */
-export function evaluate(rules: Rule[], m: StreamMessage, ctx: Context, subscriptionId: string): (Match & { rule: number })[] {
+function evaluate(rules: Rule[], m: StreamMessage, ctx: Context, subscriptionId: string): (Match & { rule: number })[] {
   const out = new Map<string, Match & { rule: number }>();
   rules.forEach((rule, index) => {
     let match: Match | null = null;

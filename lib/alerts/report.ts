@@ -2,7 +2,7 @@
 // with each one's queue (undelivered, dead) and last delivery.
 import type { Db } from "@/lib/db/client";
 
-export interface SubscriptionSummary {
+interface SubscriptionSummary {
   id: string;
   name: string;
   url: string;

@@ -4,12 +4,11 @@ import { z } from "zod";
 import { MOVER_WINDOWS } from "@/lib/predmkt/windows";
 import { CONDITION_ID_PATTERN, MARKET_ID_PATTERN, sameCondition } from "@/lib/upstream/ids";
 
-export const MAX_RULES = 20;
-export const RULE_TYPES = ["trade", "move", "abnormal", "whale", "dispute"] as const;
-export type RuleType = (typeof RULE_TYPES)[number];
+const MAX_RULES = 20;
+const RULE_TYPES = ["trade", "move", "abnormal", "whale", "dispute"] as const;
 
 /** The resolution stream's transitions (docs/stream.md#resolution). */
-export const DISPUTE_TRANSITIONS = ["disputed", "voting", "commit", "reveal", "rolled", "resolved", "settled"] as const;
+const DISPUTE_TRANSITIONS = ["disputed", "voting", "commit", "reveal", "rolled", "resolved", "settled"] as const;
 
 const marketId = z
   .string()
@@ -35,7 +34,7 @@ function oneScope<T extends z.ZodObject>(schema: T, fields: string[]): T {
   });
 }
 
-export const TradeRuleSchema = oneScope(
+const TradeRuleSchema = oneScope(
   z.strictObject({
     type: z.literal("trade"),
     market_id: marketId.optional(),
@@ -47,7 +46,7 @@ export const TradeRuleSchema = oneScope(
   ["market_id", "event_slug", "wallet"],
 );
 
-export const MoveRuleSchema = oneScope(
+const MoveRuleSchema = oneScope(
   z.strictObject({
     type: z.literal("move"),
     market_id: marketId.optional(),
@@ -62,7 +61,7 @@ export const MoveRuleSchema = oneScope(
   ["market_id", "event_slug"],
 );
 
-export const AbnormalRuleSchema = oneScope(
+const AbnormalRuleSchema = oneScope(
   z.strictObject({
     type: z.literal("abnormal"),
     market_id: marketId.optional(),
@@ -72,7 +71,7 @@ export const AbnormalRuleSchema = oneScope(
   ["market_id", "event_slug"],
 );
 
-export const WhaleRuleSchema = oneScope(
+const WhaleRuleSchema = oneScope(
   z.strictObject({
     type: z.literal("whale"),
     wallet: wallet.optional(),
@@ -82,7 +81,7 @@ export const WhaleRuleSchema = oneScope(
   ["wallet", "market_id"],
 );
 
-export const DisputeRuleSchema = oneScope(
+const DisputeRuleSchema = oneScope(
   z.strictObject({
     type: z.literal("dispute"),
     market_id: marketId.optional(),

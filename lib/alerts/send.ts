@@ -16,7 +16,7 @@ import {
   type TargetPolicy,
 } from "./ssrf";
 
-export const RESPONSE_CAP_BYTES = 64 * 1024;
+const RESPONSE_CAP_BYTES = 64 * 1024;
 
 export interface SendResult {
   ok: boolean;

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 
-export const SECRET_PREFIX = "whsec_";
+const SECRET_PREFIX = "whsec_";
 
 /** A new signing secret: `whsec_` + base64 of 32 random bytes (the specification asks for 24 to 64). */
 export function newSigningSecret(): string {

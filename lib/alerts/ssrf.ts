@@ -59,7 +59,7 @@ export function literalAddress(hostname: string): string | null {
   return ipaddr.isValid(host) ? host : null;
 }
 
-export interface CheckedTarget {
+interface CheckedTarget {
   url: URL;
   addresses: string[];
 }

@@ -14,7 +14,7 @@ import type { Rule } from "./rules";
 import { newSigningSecret } from "./sign";
 import { checkTarget, defaultPolicy, type Resolver, systemResolver, type TargetPolicy, TargetRefused } from "./ssrf";
 
-export interface AlertLimits {
+interface AlertLimits {
   subscriptions: number;
   rules: number;
 }
@@ -35,12 +35,12 @@ export interface Caller {
   tier: Tier;
 }
 
-export interface TargetDeps {
+interface TargetDeps {
   policy?: TargetPolicy;
   resolve?: Resolver;
 }
 
-export interface SubscriptionView {
+interface SubscriptionView {
   id: string;
   name: string;
   url: string;
@@ -51,7 +51,7 @@ export interface SubscriptionView {
   updated_at: string;
 }
 
-export function subscriptionView(s: AlertSubscription): SubscriptionView {
+function subscriptionView(s: AlertSubscription): SubscriptionView {
   return {
     id: s.id,
     name: s.name,
@@ -72,7 +72,7 @@ function viewWithSecret(s: AlertSubscription): SubscriptionView & { secret: stri
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The key that owns what `keyId` owns: the key itself, or the successor it was rotated into (followed to the end). */
-export async function owningKeyId(db: Db, keyId: string): Promise<string> {
+async function owningKeyId(db: Db, keyId: string): Promise<string> {
   let current = keyId;
   for (let hop = 0; hop < 20 && UUID.test(current); hop++) {
     const key = await db.apiKey.findUnique({ where: { id: current }, select: { replacedById: true } });

@@ -10,7 +10,7 @@ import { errorFields, log } from "@/lib/log";
 import { matchOnce } from "./match";
 import { type QueueDeps, type Sender, startSender } from "./sender";
 
-export interface AlertWorker {
+interface AlertWorker {
   stop: () => Promise<void>;
   /** Resolves after the next full round (match, then hand-over) and every delivery it started have finished. */
   settled: () => Promise<void>;

@@ -22,7 +22,7 @@ export const ABNORMAL_RULES = {
   referenceWindowSeconds: 48 * 3600,
 } as const;
 
-export interface TradeToScore {
+interface TradeToScore {
   usd_size: number;
 }
 
@@ -33,7 +33,7 @@ export interface MarketContext {
   volume_24h_usd: number;
 }
 
-export interface TradeScore {
+interface TradeScore {
   score: number;
   z: number | null;
   market_median_usd: number | null;

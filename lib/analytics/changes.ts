@@ -27,7 +27,7 @@ export function sampleAtOrBefore(points: readonly PricePoint[], at: number): Pri
   return found === -1 ? null : points[found];
 }
 
-export interface WindowChange {
+interface WindowChange {
   now: PricePoint;
   then: PricePoint;
   /** now.p − then.p, in probability points as a fraction (0.05 = +5 points). */

@@ -1,6 +1,6 @@
 // Movers: markets ranked by the absolute change of their first outcome's probability over a window. Pure.
 
-export interface MoverCandidate {
+interface MoverCandidate {
   market_id: string;
   change: number;
   /** Tie-breaker: among equal moves, the busier market first. */

@@ -50,7 +50,7 @@ export interface PositionPnl {
   last_at_s: number;
 }
 
-export interface WalletPnl {
+interface WalletPnl {
   positions: PositionPnl[];
   /** Realized on positions plus income (rewards, maker rebates). */
   realized_pnl_usd: number;
@@ -100,7 +100,7 @@ function rank(row: LedgerRow): number {
 }
 
 /** Oldest first; within one second acquisitions first, then the upstream's order reversed (it lists newest first). */
-export function chronological(rows: readonly LedgerRow[]): LedgerRow[] {
+function chronological(rows: readonly LedgerRow[]): LedgerRow[] {
   return rows
     .map((row, i) => ({ row, i }))
     .sort((a, b) => a.row.at_s - b.row.at_s || rank(a.row) - rank(b.row) || b.i - a.i)

@@ -1,7 +1,7 @@
 // Whale positions: holders' positions valued at the current price and ranked by value. Pure.
 import { roundUsd } from "./money";
 
-export interface PositionInput {
+interface PositionInput {
   wallet: string;
   token_id: string;
   shares: number;
@@ -9,7 +9,7 @@ export interface PositionInput {
   current_price: number | null;
 }
 
-export interface ValuedPosition {
+interface ValuedPosition {
   value_usd: number;
   unrealized_pnl_usd: number | null;
 }

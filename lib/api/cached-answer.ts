@@ -72,7 +72,7 @@ export function recallAnswerBytes(bytesKey: string): Bytes | undefined {
 }
 
 /** `"<27 base64url chars>"`: sha-256 of (endpoint + normalised parameters, version). */
-export function answerEtag(key: string, identity: AnswerVersion): string {
+function answerEtag(key: string, identity: AnswerVersion): string {
   const digest = createHash("sha256")
     .update(DATA_NAMESPACE)
     .update("\0")

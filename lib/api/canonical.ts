@@ -11,8 +11,8 @@ export const CANONICAL_GRID: Readonly<Record<string, readonly number[]>> = {
   min_usd: [0, 10, 100, 1_000, 10_000, 100_000],
 };
 /** `offset` is canonical on multiples of this, up to CANONICAL_MAX_OFFSET (the events pager's pages). */
-export const CANONICAL_OFFSET_STEP = 20;
-export const CANONICAL_MAX_OFFSET = 1_000;
+const CANONICAL_OFFSET_STEP = 20;
+const CANONICAL_MAX_OFFSET = 1_000;
 /** Free text: every value is its own answer. */
 const FREE_TEXT = new Set(["q"]);
 

@@ -25,7 +25,7 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
-export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
+const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
 
 export interface ParameterError {
   parameter: string;
@@ -43,20 +43,20 @@ export const ProblemSchema = z
     errors: z.array(z.object({ parameter: z.string(), detail: z.string() })).optional(),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
-export type Problem = z.infer<typeof ProblemSchema>;
+type Problem = z.infer<typeof ProblemSchema>;
 
 /**
  * The upstreams by the role a client may read in an error (SECURITY.md: a problem names who failed, never a URL or a
  * host — an RPC URL can carry a provider key, and a host says how the deployment is wired).
  */
-export const UPSTREAM_ROLES = {
+const UPSTREAM_ROLES = {
   gamma: "Polymarket Gamma API",
   data: "Polymarket Data API",
   clob: "Polymarket CLOB",
   ethereum: "Ethereum RPC",
   polygon: "Polygon RPC",
 } as const;
-export type UpstreamRole = keyof typeof UPSTREAM_ROLES;
+type UpstreamRole = keyof typeof UPSTREAM_ROLES;
 
 interface ApiErrorOptions {
   errors?: ParameterError[];

@@ -9,12 +9,12 @@ import type { ParameterError } from "./errors";
 type RouteHandler<Ctx> = (request: NextRequest, context: Ctx) => Promise<Response>;
 
 /** What the page reads back from `?form=`: the field errors and the values to refill the form with. */
-export interface FormState {
+interface FormState {
   errors: ParameterError[];
   values: Record<string, string>;
 }
 
-export function encodeFormState(state: FormState): string {
+function encodeFormState(state: FormState): string {
   return Buffer.from(JSON.stringify(state)).toString("base64url");
 }
 
@@ -32,7 +32,7 @@ export function decodeFormState(encoded: string | undefined): FormState | null {
   }
 }
 
-export function isBrowserFormPost(request: Request): boolean {
+function isBrowserFormPost(request: Request): boolean {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   const accept = (request.headers.get("accept") ?? "").toLowerCase();
   return type.startsWith("application/x-www-form-urlencoded") && accept.includes("text/html");
@@ -45,7 +45,7 @@ function seeOther(location: string, source: Response): Response {
   return new Response(null, { status: 303, headers });
 }
 
-export interface FormRedirectOptions {
+interface FormRedirectOptions {
   /** The page holding the form, e.g. `/api-access`. */
   page: string;
   /** Query parameters the page shows after a success, from the API's JSON answer. */

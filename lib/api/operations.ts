@@ -4,7 +4,7 @@
 import type { EndpointContract } from "./contract";
 import { allEndpoints } from "./endpoints";
 
-export const UNKNOWN_PATH_OPERATION = "/api/{path}";
+const UNKNOWN_PATH_OPERATION = "/api/{path}";
 
 export function operationName(method: string, contract: Pick<EndpointContract, "path">): string {
   return `${method} ${contract.path}`;

@@ -50,7 +50,7 @@ export function rememberReplay(url: URL, entry: Replayable): void {
   replayable().set(replayKey(url), entry);
 }
 
-export interface Replayed {
+interface Replayed {
   response: Response;
   route: string;
   method: string;

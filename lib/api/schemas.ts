@@ -62,7 +62,7 @@ export const marketIdParam = z
   .regex(MARKET_OR_CONDITION_ID, `must be a Gamma market id (digits) or a condition id (${CONDITION_ID_FORMS})`)
   .describe(`Gamma market id (digits) or condition id: ${CONDITION_ID_FORMS}`);
 
-export const SourceSchema = z.enum(["sampled", "live", "chain"]);
+const SourceSchema = z.enum(["sampled", "live", "chain"]);
 
 export const MetaSchema = z
   .object({

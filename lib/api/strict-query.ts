@@ -9,7 +9,7 @@ import { ApiError, type ParameterError } from "./errors";
 
 /** Credentials the gateway reads from the query (proxy.ts, lib/auth/authenticate.ts): allowed on every endpoint. */
 export const CREDENTIAL_PARAMETERS = ["api_key", "token"] as const;
-export const MAX_PARAMETER_LENGTH = 512;
+const MAX_PARAMETER_LENGTH = 512;
 // C0 and C1 control characters and DEL. Tabs and newlines included: no parameter of this API is multi-line text.
 
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
@@ -44,7 +44,7 @@ function queryShape(contract: EndpointContract): QueryShape {
 }
 
 /** The problem for a text value (query or path) that no parameter of this API may carry, or null. */
-export function textValueProblem(value: string): string | null {
+function textValueProblem(value: string): string | null {
   if (value.length > MAX_PARAMETER_LENGTH) return `must be at most ${MAX_PARAMETER_LENGTH} characters`;
   if (CONTROL_CHARACTER.test(value)) return "must not contain control characters";
   return null;

@@ -24,7 +24,7 @@ type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** The widest query/params schema a contract may have, for inferring the other type parameters. */
 type AnyQuery = z.ZodObject | undefined;
 
-export interface HandlerContext<C extends EndpointContract> {
+interface HandlerContext<C extends EndpointContract> {
   request: NextRequest;
   requestId: string;
   /** The key the gateway authenticated; null on public endpoints. */
@@ -40,7 +40,7 @@ export interface HandlerContext<C extends EndpointContract> {
  * What a handler returns: the response body its contract declares, a cached answer that builds that body once per
  * version (lib/api/cached-answer.ts), or a ready Response.
  */
-export type HandlerResult<C extends EndpointContract> =
+type HandlerResult<C extends EndpointContract> =
   C extends EndpointContract<AnyQuery, AnyQuery, z.ZodType | undefined, infer R> ? z.input<R> | CachedAnswer<z.input<R>> | Response : never;
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -122,7 +122,7 @@ function describe(value: unknown): string {
 }
 
 /** Our own database (or another store of ours) is unreachable: a 503, not a 500. */
-export function isServiceUnavailable(error: unknown): boolean {
+function isServiceUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current && !seen.has(current)) {
@@ -135,7 +135,7 @@ export function isServiceUnavailable(error: unknown): boolean {
   return false;
 }
 
-export function errorToResponse(error: unknown, requestId: string, headers?: Headers): Response {
+function errorToResponse(error: unknown, requestId: string, headers?: Headers): Response {
   if (error instanceof ApiError) {
     const merged = new Headers(headers);
     for (const [k, v] of Object.entries(error.headers)) merged.set(k, v);

@@ -10,7 +10,7 @@ import type { Tier } from "./tiers";
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const API_KEY_PREFIX = "pmk_";
+const API_KEY_PREFIX = "pmk_";
 const KEY_BODY_LENGTH = 40;
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -35,7 +35,7 @@ export function displayPrefix(key: string): string {
   return key.slice(0, DISPLAY_PREFIX_LENGTH);
 }
 
-export interface NewKeyInput {
+interface NewKeyInput {
   tier: Tier;
   owner: string;
   useCase?: string;

@@ -22,7 +22,7 @@ export const UNKNOWN_ADDRESS = "unknown";
 const globalForPeer = globalThis as unknown as { __predmktPeerProof?: string };
 
 /** Parses one address as a client might send it: `1.2.3.4`, `1.2.3.4:5555`, `[2001:db8::1]:443`, `::ffff:1.2.3.4`. */
-export function parseAddress(raw: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+function parseAddress(raw: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   let value = raw.trim();
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value);
   if (bracketed) value = bracketed[1];
@@ -41,7 +41,7 @@ export function parseAddress(raw: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 }
 
 /** The identifier budgets are kept under: the IPv4 address, or the IPv6 /64 network. */
-export function budgetKey(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+function budgetKey(address: ipaddr.IPv4 | ipaddr.IPv6): string {
   if (address.kind() === "ipv4") return address.toString();
   const parts = (address as ipaddr.IPv6).parts.slice(0, 4);
   return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
@@ -65,7 +65,7 @@ function inAnyRange(address: ipaddr.IPv4 | ipaddr.IPv6, ranges: [ipaddr.IPv4 | i
 }
 
 /** The TCP peer the custom server reported, or null when the header is absent or was not set by this process. */
-export function verifiedPeer(headers: Headers): string | null {
+function verifiedPeer(headers: Headers): string | null {
   const expected = globalForPeer.__predmktPeerProof;
   const proof = headers.get(PEER_PROOF_HEADER);
   const peer = headers.get(PEER_HEADER);

@@ -15,7 +15,7 @@ export const DASHBOARD_MAX_LIMIT = 100;
 export const DASHBOARD_MAX_OFFSET = 10_000;
 
 /** The operations (method-less path templates) the dashboard's pages and embeddable widgets call. */
-export const DASHBOARD_OPERATIONS: ReadonlySet<string> = new Set([
+const DASHBOARD_OPERATIONS: ReadonlySet<string> = new Set([
   "/api/predmkt/stats",
   "/api/predmkt/categories",
   "/api/predmkt/events",

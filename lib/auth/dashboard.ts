@@ -12,9 +12,9 @@ import { signAccessToken, tokenResponse } from "./jwt";
 import type { Tier } from "./tiers";
 
 export const DASHBOARD_KEY_OWNER = "__dashboard__";
-export const DASHBOARD_KEY_TIER: Tier = "enterprise";
+const DASHBOARD_KEY_TIER: Tier = "enterprise";
 /** Five minutes: short enough that a token copied out of a browser is soon useless, long enough to renew rarely. */
-export const DASHBOARD_TOKEN_TTL_S = 300;
+const DASHBOARD_TOKEN_TTL_S = 300;
 /** How long the resolved key id is trusted in this process before the database is asked again (revocation). */
 const IDENTITY_TTL_MS = 30_000;
 
@@ -53,7 +53,7 @@ async function resolveIdentity(): Promise<DashboardIdentity> {
 }
 
 /** The dashboard key's id and tier, creating the key on first use; concurrent callers share one lookup. */
-export function dashboardIdentity(now = Date.now()): Promise<DashboardIdentity> {
+function dashboardIdentity(now = Date.now()): Promise<DashboardIdentity> {
   const cached = globalForDashboard.__predmktDashboardKey;
   if (cached && cached.expires > now) return cached.identity;
   const identity = resolveIdentity();
@@ -66,7 +66,7 @@ export function dashboardIdentity(now = Date.now()): Promise<DashboardIdentity> 
 }
 
 /** The OAuth token-response shape (its contract, TokenResponseSchema in lib/api/endpoints/auth.ts, checks it). */
-export interface DashboardToken {
+interface DashboardToken {
   token: string;
   token_type: "Bearer";
   expires_in: number;

@@ -14,7 +14,7 @@ function secretKey(secret = env.JWT_SECRET): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-export interface AccessToken {
+interface AccessToken {
   token: string;
   expiresAt: Date;
   expiresIn: number;
@@ -30,7 +30,7 @@ export function tokenResponse({ token, expiresAt, expiresIn }: AccessToken) {
  * (`addr`, its budget key) and the gateway serves them only from that address, only on what the pages use
  * (lib/auth/dashboard-scope.ts, SECURITY.md "Dashboard tokens").
  */
-export type TokenScope = "api" | "dashboard";
+type TokenScope = "api" | "dashboard";
 
 export async function signAccessToken(
   keyId: string,
@@ -56,7 +56,7 @@ export async function signAccessToken(
   return { token, expiresAt: new Date(expiresAtS * 1000), expiresIn: ttlSeconds };
 }
 
-export interface VerifiedToken {
+interface VerifiedToken {
   keyId: string;
   tier: Tier;
   jti: string;

@@ -4,6 +4,10 @@
 // Store-outage policy (documented in the README): if the shared store errors or does not answer within
 // RATE_LIMIT_STORE_TIMEOUT_MS, the request is counted by the in-process limiter instead — limits stay enforced per
 // server instance, the request is neither failed nor delayed, and /api/health reports the store as down.
+//
+// The in-process limiter reads its own clock, which a test can hold (docs/testing.md "Waiting in tests"): a test
+// server with RATE_LIMIT_CLOCK_HELD (refused on a deployment), a unit test with `holdLimiterClock`. Held, every
+// request falls in one window, so a test counts exact admissions without waiting for a window's edge to pass.
 import { Ratelimit } from "@upstash/ratelimit";
 import { type Cache, createCache } from "@/lib/cache/lru";
 import { env } from "@/lib/env";
@@ -83,6 +87,8 @@ const globalForLimits = globalThis as unknown as {
     shared: Map<number, Ratelimit>;
     lastStoreError: number;
     storeDownSince: number | null;
+    /** The instant the in-process limiter's clock stands at, or null for the wall clock. */
+    heldAt: number | null;
   };
 };
 const state = (globalForLimits.__predmktLimits ??= {
@@ -92,7 +98,16 @@ const state = (globalForLimits.__predmktLimits ??= {
   shared: new Map<number, Ratelimit>(),
   lastStoreError: 0,
   storeDownSince: null,
+  heldAt: env.RATE_LIMIT_CLOCK_HELD ? Date.now() : null,
 });
+
+/**
+ * Holds the in-process limiter's clock at `at` (null: back to the wall clock). For tests: the proxy and the routes
+ * share one limiter per process, so this holds theirs too. A shared store counts on its own clock and is not held.
+ */
+export function holdLimiterClock(at: number | null): void {
+  state.heldAt = at;
+}
 
 function sharedLimiter(limit: number): Ratelimit | null {
   const kv = getLimitsKv();
@@ -133,7 +148,12 @@ export async function consume(identifier: string, limit: number): Promise<LimitR
     }
   }
   const memory = identifier.startsWith("key:") ? state.memory : state.addresses;
-  return { ...memory.limit(identifier, limit), store: "memory" };
+  const wall = Date.now();
+  const now = state.heldAt ?? wall;
+  const result = memory.limit(identifier, limit, now);
+  // The window's end as the wall clock sees it, as far away as on the limiter's clock: the same instant unless the
+  // clock is held, and then a window that never ends keeps announcing the time it had left (Retry-After stays true).
+  return { ...result, reset: wall + (result.reset - now), store: "memory" };
 }
 
 export function rateLimitStoreKind(): "memory" | KvKind {

@@ -3,7 +3,7 @@
 // must survive Next's separate bundles of the proxy and the route handlers keeps its instance on globalThis by name.
 import { LRUCache } from "lru-cache";
 
-export interface CacheOptions<V> {
+interface CacheOptions<V> {
   /** Most entries kept (least recently used out first). */
   max?: number;
   /** Most bytes kept, with `sizeOf` giving an entry's bytes; an entry larger than this is not kept at all. */

@@ -14,7 +14,7 @@ export const BRIDGE_IDLE_MS = 10_000;
 const IDLE_CHECK_MS = 1_000;
 export const BRIDGE_SOCKET = ".s.PGSQL.5432";
 
-export interface BridgeOwner {
+interface BridgeOwner {
   pid: number;
   /** Directory holding the bridge socket while it is open; absent when closed. */
   socketDir?: string;
@@ -22,7 +22,7 @@ export interface BridgeOwner {
   bridgeOnRequest?: boolean;
 }
 
-export function bridgeDir(dataDir: string): string {
+function bridgeDir(dataDir: string): string {
   return path.join(dataDir, "bridge");
 }
 

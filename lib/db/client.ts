@@ -32,7 +32,7 @@ export function ownerFile(): string {
   return path.join(env.DATA_DIR, "pglite.owner.json");
 }
 
-export interface PgliteOwner {
+interface PgliteOwner {
   pid: number;
   /** Directory holding the owner's Unix-socket bridge (`.s.PGSQL.5432`) while it is open (lib/db/bridge.ts). */
   socketDir?: string;

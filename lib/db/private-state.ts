@@ -5,13 +5,13 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync, type Stats } from "node:fs";
 import path from "node:path";
 
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 const GROUP_OR_OTHER = 0o077;
 /** Deep enough for PGlite's tree (base/<db>/<relfilenode>, pg_wal/...); nothing under DATA_DIR nests deeper. */
 const MAX_DEPTH = 6;
 
-export interface TightenReport {
+interface TightenReport {
   /** Paths whose mode was narrowed (relative to the directory). */
   tightened: string[];
 }

@@ -9,14 +9,14 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { BRIDGE_SIGNAL, BRIDGE_SOCKET, readOwner } from "./bridge";
 import { closeDb, type Db, getDb, liveOwner, ownerFile } from "./client";
 
-export interface ToolDb {
+interface ToolDb {
   db: Db;
   via: "postgresql" | "server-bridge" | "embedded";
   close: () => Promise<void>;
 }
 
 /** Connection string for the owner's Unix-socket bridge in `socketDir` (node-postgres reads `host` as a socket dir). */
-export function bridgeUrl(socketDir: string): string {
+function bridgeUrl(socketDir: string): string {
   return `postgresql://postgres:postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
 }
 

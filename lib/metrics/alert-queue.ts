@@ -3,7 +3,7 @@
 // (`alert_deliveries (status, next_attempt_at)`): the cost grows with the undelivered rows, not the delivered history.
 import type { Db } from "@/lib/db/client";
 
-export interface AlertQueueStats {
+interface AlertQueueStats {
   /** Undelivered deliveries: pending, or failed and awaiting a retry. */
   depth: number;
   /** Age of the oldest undelivered one (since it was queued), seconds; null when none. */

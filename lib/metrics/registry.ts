@@ -3,10 +3,10 @@
 // with its own copy of this module. Recording is a counter increment: nothing here touches the network or the database.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
-export type CacheLayer = "upstream" | "answer" | "replay" | "join";
-export type CacheOutcome = "hit" | "miss" | "stale";
+type CacheLayer = "upstream" | "answer" | "replay" | "join";
+type CacheOutcome = "hit" | "miss" | "stale";
 /** How one upstream attempt ended: a body, an answer without one (404/401/403), a retryable failure, or a fatal one. */
-export type UpstreamOutcome = "ok" | "status" | "retryable" | "fatal";
+type UpstreamOutcome = "ok" | "status" | "retryable" | "fatal";
 
 interface Metrics {
   registry: Registry;
@@ -183,7 +183,7 @@ export function observeSamplerPass(status: string, seconds: number): void {
   metrics().samplerPassSeconds.observe({ status }, seconds);
 }
 
-export type AlertOutcome = "matched" | "queued" | "delivered" | "failed" | "dead";
+type AlertOutcome = "matched" | "queued" | "delivered" | "failed" | "dead";
 
 /** Alerts (docs/alerts.md): one outcome of one delivery; `latencySeconds` (stored → answered) on delivered ones. */
 export function observeAlert(outcome: AlertOutcome, eventType: string, latencySeconds?: number): void {

@@ -22,7 +22,7 @@ import type {
   TradeSide,
 } from "@/lib/upstream/types";
 
-export interface LiveMeta {
+interface LiveMeta {
   source: "live";
   as_of: string;
   cache: "hit" | "miss" | "stale";
@@ -33,13 +33,13 @@ export interface LiveMeta {
 }
 
 /** A holder as the -live bodies show it: the normalised holder's identity and position, under its outcome's name. */
-export type LiveHolder = Pick<NormalizedHolder, "wallet" | "pseudonym" | "name" | "shares" | "avg_price" | "verified"> & {
+type LiveHolder = Pick<NormalizedHolder, "wallet" | "pseudonym" | "name" | "shares" | "avg_price" | "verified"> & {
   outcome: string;
   outcome_index: number;
   wallet_url: string;
 };
 
-export interface LiveHolderGroup {
+interface LiveHolderGroup {
   outcome: string;
   outcome_index: number;
   token_id: string | null;
@@ -47,9 +47,9 @@ export interface LiveHolderGroup {
 }
 
 /** A trade as the -live bodies show it: the normalised trade without the fields the contract leaves out. */
-export type LiveTrade = Omit<NormalizedTrade, "market_slug" | "name" | "timestamp_s"> & { wallet_url: string };
+type LiveTrade = Omit<NormalizedTrade, "market_slug" | "name" | "timestamp_s"> & { wallet_url: string };
 
-export interface LiveSeries {
+interface LiveSeries {
   market_id: string;
   condition_id: string | null;
   question: string;
@@ -60,12 +60,12 @@ export interface LiveSeries {
 }
 
 /** Seconds a live body stays fresh (docs/api-decisions.md#caching: 10–90 s). */
-export const LIVE_TTL_S = { holders: 60, marketActivity: 15, eventActivity: 10, eventHistory: 90 } as const;
+const LIVE_TTL_S = { holders: 60, marketActivity: 15, eventActivity: 10, eventHistory: 90 } as const;
 
 /** A body's TTL: the documented one, or a test server's shorter cap (LIVE_TTL_MAX_S, refused on a deployment). */
 const ttl = (name: keyof typeof LIVE_TTL_S) => (env.LIVE_TTL_MAX_S > 0 ? Math.min(LIVE_TTL_S[name], env.LIVE_TTL_MAX_S) : LIVE_TTL_S[name]);
 
-export interface LiveBody<T> {
+interface LiveBody<T> {
   data: T;
   meta: LiveMeta;
   /** Seconds this body stays fresh (the rest of its TTL; 0 when stale): its `Cache-Control: max-age`. */

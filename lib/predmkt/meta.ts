@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { Meta } from "@/lib/api/schemas";
 import { STATE } from "@/lib/sampled/state";
 
-export type SampledKind = keyof typeof STATE;
+type SampledKind = keyof typeof STATE;
 
 export const NOT_SAMPLED_NOTE = "no sampler pass has completed yet";
 

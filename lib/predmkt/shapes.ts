@@ -40,7 +40,7 @@ export const CategorySchema = z
 
 const RESOLUTION_STATUS = z.enum(RESOLUTION_STATUSES);
 
-export const MarketResolutionSchema = z
+const MarketResolutionSchema = z
   .object({
     status: RESOLUTION_STATUS.describe(
       "From our own oracle index (UMA's proposals, disputes and settlements of Polymarket's requests joined to markets, docs/resolution.md): `proposed` a proposal in its liveness window (on the Managed OOv2: until a resolver settles it, disputable past liveness), `disputed` waiting for the DVM (or re-asked after the adapter's reset), `queued` on the DVM for a later round (VotingV2 `Future`), `voting` up for vote this round, `dvm_resolved` the DVM has a price not yet bridged back to Polygon, `expired` an undisputed legacy-OOv2 proposal past liveness (OO `Expired`), `resolved` the OO has the DVM's price (OO `Resolved`), `deleted` the dispute's DVM request was deleted past maxRolls (the OO request stays `Disputed`), `settled` the Optimistic Oracle request is settled (its Settle log); `none` no proposal indexed",
@@ -84,7 +84,7 @@ export const EventSchema = z
   })
   .meta({ id: "Event" });
 
-export const OutcomeSchema = z
+const OutcomeSchema = z
   .object({
     index: z.number().int(),
     name: z.string(),
@@ -93,7 +93,7 @@ export const OutcomeSchema = z
   })
   .meta({ id: "Outcome" });
 
-export const MarketSchema = z
+const MarketSchema = z
   .object({
     id: z.string(),
     condition_id: z.string(),
@@ -128,7 +128,7 @@ export const ChangeSchema = z
   })
   .meta({ id: "ProbabilityChange" });
 
-export const ResolutionContextSchema = z
+const ResolutionContextSchema = z
   .object({
     kind: z.enum(["proposal", "dispute", "settlement"]),
     at: isoTime,

@@ -26,7 +26,7 @@ export function registerPassListeners(): void {
   // Register further after-pass work here (one line each): it runs in whichever process ran the pass.
 }
 
-export interface JobPlan {
+interface JobPlan {
   /** The sampler loop, every this many seconds (0: none). */
   samplerIntervalS?: number;
   /** The ingest worker (websockets; it runs its own sampler loop every samplerIntervalS or 60 s). */
@@ -44,7 +44,7 @@ export interface JobPlan {
   passWatchMs?: number;
 }
 
-export interface Jobs {
+interface Jobs {
   /** What runs, for the start-up log. */
   running: string[];
   stop(): Promise<void>;

@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { completeLeaderboardLedgers, type LeaderboardPass } from "./leaderboard";
 
-export interface LeaderboardJobOptions {
+interface LeaderboardJobOptions {
   /** Seconds from the end of one pass to the start of the next; 0 turns the job off. */
   intervalS?: number;
   /** Milliseconds before the first pass (the process's start-up goes first). */

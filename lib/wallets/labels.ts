@@ -2,9 +2,9 @@
 // one. Pure.
 
 export const WALLET_LABELS = ["market_maker", "fresh_wallet", "whale", "sharp", "redeemer", "high_frequency"] as const;
-export type WalletLabel = (typeof WALLET_LABELS)[number];
+type WalletLabel = (typeof WALLET_LABELS)[number];
 
-export const LABEL_RULES = {
+const LABEL_RULES = {
   marketMakerMinFills: 20,
   marketMakerMinMakerShare: 0.5,
   marketMakerMinTwoSidedShare: 0.5,

@@ -10,7 +10,7 @@ import { compute } from "./service";
 import { WINDOW_SECONDS, windowPnl } from "./window";
 
 export const LEADERBOARD_WINDOWS = { "1d": "DAY", "7d": "WEEK", "30d": "MONTH", all: "ALL" } as const;
-export type LeaderboardWindow = keyof typeof LEADERBOARD_WINDOWS;
+type LeaderboardWindow = keyof typeof LEADERBOARD_WINDOWS;
 
 /** Wallets whose windowed PnL is worked out at once (each reads its ledger and, once per start, price history). */
 const WINDOW_CONCURRENCY = 4;

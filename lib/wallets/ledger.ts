@@ -11,9 +11,9 @@ import { ACTIVITY_OFFSET_CAP, ACTIVITY_PAGE_MAX } from "@/lib/upstream/wallets";
 import type { LedgerRow } from "@/lib/analytics/pnl";
 
 /** Top-ups re-read this many seconds below the head: the Data API indexes some rows late; re-read rows fall on their key. */
-export const TOPUP_OVERLAP_S = 300;
+const TOPUP_OVERLAP_S = 300;
 /** A complete ledger topped up less than this long ago is current enough: no upstream call. */
-export const TOPUP_MIN_INTERVAL_S = 30;
+const TOPUP_MIN_INTERVAL_S = 30;
 
 export interface StoredRow extends LedgerRow {
   key: string;
@@ -40,7 +40,7 @@ export interface LedgerState {
   error: string | null;
 }
 
-export interface SyncOptions {
+interface SyncOptions {
   /** Upstream pages this call may read before it answers; the rest is read in the background. Default: unlimited. */
   pageBudget?: number;
   /** Clock in ms (tests). */

@@ -20,7 +20,7 @@ const SERIES_POINTS = 200;
 const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
-export interface WalletOptions {
+interface WalletOptions {
   pageBudget?: number;
   now?: () => number;
 }
@@ -197,7 +197,7 @@ export async function walletSummary(address: string, options: WalletOptions = {}
   };
 }
 
-export type PositionsStatus = "open" | "closed" | "all";
+type PositionsStatus = "open" | "closed" | "all";
 
 export async function walletPositions(
   address: string,

@@ -12,15 +12,14 @@ import type { StoredRow } from "./ledger";
 
 /** The leaderboard's finite windows, in seconds (Polymarket's DAY, WEEK, MONTH). */
 export const WINDOW_SECONDS = { "1d": 86_400, "7d": 7 * 86_400, "30d": 30 * 86_400 } as const;
-export type FiniteWindow = keyof typeof WINDOW_SECONDS;
 
 /** The CLOB's 1-minute history is asked for this far back from the instant; the last point at or before it holds. */
-export const MINUTE_LOOKBACK_S = 3600;
+const MINUTE_LOOKBACK_S = 3600;
 /** Resolved markets: the CLOB serves their history only at 12-hour fidelity or coarser (lib/upstream/clob.ts). */
 const RESOLVED_FIDELITY_MIN = 720;
 const RAW_HEARTBEAT_S = STORAGE_TIERS.find((t) => t.resolutionS === RAW_RESOLUTION_S)!.heartbeatS;
 
-export type PriceSource = "sampled" | "clob" | "clob_resolved";
+type PriceSource = "sampled" | "clob" | "clob_resolved";
 
 interface KnownPrice {
   price: number | null;
@@ -29,7 +28,7 @@ interface KnownPrice {
   failed?: boolean;
 }
 
-export interface WindowPnl {
+interface WindowPnl {
   pnl_usd: number | null;
   /** Why `pnl_usd` is null (null when it is not). */
   note: string | null;
@@ -91,7 +90,7 @@ const lastAtOrBefore = (points: { t: number; p: number }[], t: number) =>
  * at or before `t` (within MINUTE_LOOKBACK_S); else, for a market that had resolved by then, the final 0 or 1 of its
  * 12-hour history since the holding began. Anything else is unknown (null).
  */
-export async function priceAt(tokenId: string, t: number, heldSinceS: number): Promise<KnownPrice> {
+async function priceAt(tokenId: string, t: number, heldSinceS: number): Promise<KnownPrice> {
   const key = `${tokenId}:${t}`;
   const hit = prices.get(key);
   if (hit) return hit;

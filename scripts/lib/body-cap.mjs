@@ -18,7 +18,7 @@ export const LINGER = { maxMs: 10_000, idleMs: 2_000, maxBytes: 64 * 1024 * 1024
 
 // The answer as the API writes every error (lib/api/errors.ts problemBody/problemResponse, with the API's browser
 // headers from lib/security/headers.ts apiSecurityHeaders and the gateway's CORS): the launcher is plain Node and
-// cannot import them, so tests/unit/foundation/body-cap.test.ts compares the two.
+// cannot import them, so tests/unit/scripts/body-cap.test.ts compares the two.
 const REFUSALS = {
   payload_too_large: { status: 413, title: "Payload too large" },
   request_timeout: { status: 408, title: "Request timeout" },

@@ -2,27 +2,38 @@
 // in-process store copies: lib/auth/ratelimit.ts), and weigh the previous window's count by the time left in it,
 // rounded down. Just past a window's end that weight drops below the count, so a budget spent a moment before admits
 // one more request: exactly what a limiter of this kind does, and not what a test that counts to a limit expects.
-// A test that counts exact admissions first waits until the current window has room for the whole test; a test whose
-// limiter runs in its own process holds the clock instead, and waits for nothing.
-import { vi } from "vitest";
-import { WINDOW_MS } from "@/lib/auth/ratelimit";
+// So a test that counts exact admissions holds the limiter's clock, and waits for nothing (docs/testing.md "Waiting
+// in tests"): in its own process with `inOneWindow`, on a test server with `HELD_LIMITER_CLOCK`. A shared store
+// counts on its own clock, and a deployment's settings refuse the held one: `burstInOneWindow` covers that case.
+import { holdLimiterClock } from "@/lib/auth/ratelimit";
 
-/** Resolves at once when at least `needMs` of the current limiter window is left, else just after the next starts. */
-export async function clearOfWindowEdge(needMs = 20_000): Promise<void> {
-  const intoWindow = Date.now() % WINDOW_MS;
-  if (WINDOW_MS - intoWindow >= needMs) return;
-  await new Promise((resolve) => setTimeout(resolve, WINDOW_MS - intoWindow + 50));
-}
+/** A test server's env: its in-process limiter's clock stands still at its start (RATE_LIMIT_CLOCK_HELD, lib/env.ts). */
+export const HELD_LIMITER_CLOCK = { RATE_LIMIT_CLOCK_HELD: "1" } as const;
 
 /**
- * For a limiter in the test's own process: runs `work` with the clock held where it is (Date only; timers and I/O run
- * on), so every request it makes falls in one limiter window, with no wait for a window to begin.
+ * For a limiter in the test's own process: runs `work` with the limiter's clock held where it is (everything else
+ * runs on), so every request it makes falls in one limiter window, with no wait for a window to begin.
  */
 export async function inOneWindow<T>(work: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+  holdLimiterClock(Date.now());
   try {
     return await work();
   } finally {
-    vi.useRealTimers();
+    holdLimiterClock(null);
+  }
+}
+
+/**
+ * For a limiter whose clock the test cannot hold (a shared store behind servers with a deployment's settings): runs
+ * `burst` and, if its answers name two windows (X-RateLimit-Reset) because it straddled a window's edge, runs it once
+ * more at once: the next edge is then a whole window away. `burst` must spend a fresh budget each time (a new key).
+ */
+export async function burstInOneWindow(burst: () => Promise<Response[]>): Promise<Response[]> {
+  for (let attempt = 1; ; attempt++) {
+    const responses = await burst();
+    const windows = new Set(responses.map((r) => r.headers.get("x-ratelimit-reset")));
+    if (windows.has(null)) throw new Error("an answer in the burst carries no X-RateLimit-Reset");
+    if (windows.size === 1) return responses;
+    if (attempt === 2) throw new Error(`two bursts in a row straddled a window's edge: ${[...windows].join(", ")}`);
   }
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { KEY_REQUESTS_PER_ADDRESS_PER_MINUTE } from "@/lib/keys/limits";
 import { defineEndpoint } from "../contract";
 
-export const TOKEN_TTL = { min: 60, max: 3600, default: 900 } as const;
+const TOKEN_TTL = { min: 60, max: 3600, default: 900 } as const;
 
 /** The OAuth token-response shape, shared by the key exchange and the dashboard's token route. */
 export const TokenResponseSchema = z
@@ -13,7 +13,6 @@ export const TokenResponseSchema = z
     expires_at: z.string().describe("ISO 8601 UTC"),
   })
   .meta({ id: "TokenResponse" });
-export type TokenResponse = z.infer<typeof TokenResponseSchema>;
 
 export const tokenEndpoint = defineEndpoint({
   method: "POST",
@@ -37,7 +36,7 @@ export const tokenEndpoint = defineEndpoint({
   errors: [413],
 });
 
-export const USE_CASE_MIN_LENGTH = 20;
+const USE_CASE_MIN_LENGTH = 20;
 
 // A form sends digits as text, JSON sends a number; nothing else (true, "", "1e3") is read as a count.
 const positiveCount = (what: string, max: number) =>
@@ -50,7 +49,7 @@ const positiveCount = (what: string, max: number) =>
       .max(max, `must be at most ${max.toLocaleString("en-US")}`),
   );
 
-export const KeyRequestBodySchema = z.object({
+const KeyRequestBodySchema = z.object({
   name: z.string({ error: "is required" }).trim().min(2, "must name you or your organisation").max(200, "must be at most 200 characters"),
   email: z.string({ error: "is required" }).trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address")),
   use_case: z
@@ -64,7 +63,7 @@ export const KeyRequestBodySchema = z.object({
   website: z.string().max(500).optional().describe("Leave empty: a field people do not see, filled only by bots"),
 });
 
-export const KeyRequestResponseSchema = z
+const KeyRequestResponseSchema = z
   .object({
     reference: z.string().describe("`kr_…`: quote it when contacting the operator"),
     status: z.literal("pending"),
@@ -96,7 +95,7 @@ const ByStatusSchema = z
   .object({ "2xx": z.number().int(), "4xx": z.number().int(), "429": z.number().int(), "5xx": z.number().int() })
   .describe("Requests by status class; 429s are the requests the rate limit refused");
 
-export const KeyUsageSchema = z
+const KeyUsageSchema = z
   .object({
     data: z.object({
       key: z.object({

@@ -6,7 +6,7 @@ import { address, CHAIN_NOTE, DisputedAssertionSchema, oracleEndpoint, tokens } 
 
 const probabilitySource = z.enum(["sampled", "clob"]).nullable();
 
-export const DisputeMarketSchema = z
+const DisputeMarketSchema = z
   .object({
     id: z.string().describe("Gamma market id"),
     condition_id: z.string(),

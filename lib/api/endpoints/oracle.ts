@@ -26,7 +26,7 @@ export const CHAIN_NOTE =
   "up, `meta.backfill_complete` is false. A row whose contract state could not be read lists it in `unread` and " +
   "`meta.degraded_rows` counts such rows; the rest of the answer is unaffected.";
 
-export const chainMeta = MetaSchema.extend({
+const chainMeta = MetaSchema.extend({
   block_number: z.number().int().describe("Ethereum block every read was made at"),
   backfill_complete: z.boolean().optional().describe("False while the log scan has not reached the indexed block yet"),
   degraded_rows: z.number().int().optional().describe("Rows with a non-empty `unread` (a contract read that failed for that row)"),
@@ -57,7 +57,7 @@ export function oracleEndpoint<
   });
 }
 
-export const ActiveRoundSchema = z
+const ActiveRoundSchema = z
   .object({
     round_id: z.number().int().describe("VotingV2 round id: floor(block time / (2 × phaseLength))"),
     phase: z.enum(["commit", "reveal"]),
@@ -314,7 +314,7 @@ const chainPass = z.object({
   error: z.string().nullable(),
 });
 
-export const IndexerPassSchema = z
+const IndexerPassSchema = z
   .object({
     status: z.enum(["ok", "partial", "failed"]),
     duration_ms: z.number().int(),

@@ -10,7 +10,7 @@ const LIVE_NOTE =
   "gives the seconds it stays fresh. Upstream failure without a usable cached body: 502 `upstream_unavailable`, or " +
   "504 `upstream_timeout` when Polymarket does not answer in time.";
 
-export const LiveMetaSchema = MetaSchema.extend({
+const LiveMetaSchema = MetaSchema.extend({
   source: z.literal("live"),
   as_of: z.string().describe("ISO 8601 UTC time the body was fetched from Polymarket"),
   cache: z
@@ -19,7 +19,7 @@ export const LiveMetaSchema = MetaSchema.extend({
   age_s: z.number().int().min(0).describe("Age of the body in seconds"),
 }).meta({ id: "LiveMeta" });
 
-export const LiveHolderSchema = z
+const LiveHolderSchema = z
   .object({
     wallet: z.string().describe("Proxy wallet address"),
     wallet_url: z.string().describe("This wallet's resource: /api/predmkt/wallets/{address} (docs/wallets.md)"),
@@ -82,10 +82,10 @@ export const LiveSeriesSchema = z
   })
   .meta({ id: "LivePriceSeries" });
 
-export const LiveMarketRefSchema = z.object({ id: z.string(), condition_id: z.string(), question: z.string() });
+const LiveMarketRefSchema = z.object({ id: z.string(), condition_id: z.string(), question: z.string() });
 
 /** Defaults of docs/api-decisions.md#parameters. */
-export const LIVE_DEFAULTS = {
+const LIVE_DEFAULTS = {
   holdersLimit: 20,
   activityHoldersLimit: 10,
   activityTradesLimit: 50,
@@ -180,10 +180,5 @@ export const eventHistoryLive = liveEndpoint({
   }),
   data: z.array(LiveSeriesSchema),
 });
-
-export type LiveHolderGroup = z.infer<typeof LiveHolderGroupSchema>;
-export type LiveTrade = z.infer<typeof LiveTradeSchema>;
-export type LiveSeries = z.infer<typeof LiveSeriesSchema>;
-export type LiveMeta = z.infer<typeof LiveMetaSchema>;
 
 export const endpoints: EndpointContract[] = [holdersLive, marketActivityLive, eventActivityLive, eventHistoryLive];

@@ -231,7 +231,7 @@ export const historyEndpoint = defineEndpoint({
   response: envelope(HistorySeriesSchema),
 });
 
-export const CronResultSchema = z
+const CronResultSchema = z
   .object({
     status: z.enum(["ok", "failed", "skipped"]),
     run_id: z.number().int().nullable(),

@@ -22,7 +22,7 @@ const LEDGER_NOTE =
   "`meta.error`; a Polymarket figure that could not be fetched is null and named in `meta.degraded`. An address that " +
   "never traded answers 200 with zeros.";
 
-export const WalletMetaSchema = MetaSchema.extend({
+const WalletMetaSchema = MetaSchema.extend({
   source: z.literal("live"),
   as_of: z.string().nullable().describe("ISO 8601 UTC time up to which the ledger is read"),
   complete: z.boolean().describe("The whole history is in the ledger and the last read succeeded"),
@@ -43,7 +43,7 @@ const PolymarketFiguresSchema = z
   })
   .meta({ id: "WalletPolymarketFigures" });
 
-export const WalletSchema = z
+const WalletSchema = z
   .object({
     address: z.string(),
     name: z.string().nullable(),
@@ -72,7 +72,7 @@ export const WalletSchema = z
   })
   .meta({ id: "Wallet" });
 
-export const WalletPositionSchema = z
+const WalletPositionSchema = z
   .object({
     market_id: z.string().nullable().describe("Gamma market id when the market is in our sampled data"),
     condition_id: z.string(),
@@ -91,7 +91,7 @@ export const WalletPositionSchema = z
   })
   .meta({ id: "WalletPosition" });
 
-export const WalletActivitySchema = z
+const WalletActivitySchema = z
   .object({
     type: z.enum(ACTIVITY_TYPES),
     at: z.string(),
@@ -108,7 +108,7 @@ export const WalletActivitySchema = z
   })
   .meta({ id: "WalletActivity" });
 
-export const LeaderboardRowSchema = z
+const LeaderboardRowSchema = z
   .object({
     rank: z.number(),
     address: z.string(),
@@ -234,10 +234,5 @@ export const leaderboardEndpoint = defineEndpoint({
   response: z.object({ data: z.array(LeaderboardRowSchema), meta: MetaSchema }),
   errors: [502, 504],
 });
-
-export type Wallet = z.infer<typeof WalletSchema>;
-export type WalletPosition = z.infer<typeof WalletPositionSchema>;
-export type WalletActivity = z.infer<typeof WalletActivitySchema>;
-export type LeaderboardRow = z.infer<typeof LeaderboardRowSchema>;
 
 export const endpoints: EndpointContract[] = [walletEndpoint, walletPositionsEndpoint, walletActivityEndpoint, leaderboardEndpoint];

@@ -3,13 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey, revokeTestKey } from "../../helpers/keys";
 import { untilRefused } from "../../helpers/poll";
 import { type RunningApp, startApp } from "../../helpers/server";
-import { clearOfWindowEdge } from "../../helpers/rate-window";
+import { HELD_LIMITER_CLOCK } from "../../helpers/rate-window";
 
 let app: RunningApp;
 let proKey: string;
 
 beforeAll(async () => {
-  app = await startApp({ env: { RATE_LIMIT_STARTER: "20", RATE_LIMIT_ANONYMOUS_PER_IP: "1000", KEY_CACHE_TTL_S: "1" } });
+  // The limiter's clock held: the tests that count a key's requests to its limit never meet a window's edge.
+  app = await startApp({
+    env: { RATE_LIMIT_STARTER: "20", RATE_LIMIT_ANONYMOUS_PER_IP: "1000", KEY_CACHE_TTL_S: "1", ...HELD_LIMITER_CLOCK },
+  });
   proKey = await createTestKey(app, "pro");
 });
 afterAll(() => app?.stop());
@@ -136,7 +139,6 @@ describe("errors and headers", () => {
 
 describe("rate limits", () => {
   it("50 parallel requests on a key with limit 20 → exactly 20 pass, the rest 429 with Retry-After", async () => {
-    await clearOfWindowEdge();
     const key = await createTestKey(app, "starter");
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => fetch(`${app.url}/api/predmkt/x`, { headers: { authorization: `Bearer ${key}` } })),
@@ -159,9 +161,10 @@ describe("rate limits", () => {
   });
 
   it("requests without valid credentials are limited per client address; a right key is still served", async () => {
-    await clearOfWindowEdge();
     // One trusted proxy in front (TRUST_PROXY=1): the X-Forwarded-For entry it appended is the client.
-    const limited = await startApp({ env: { TRUST_PROXY: "1", RATE_LIMIT_ANONYMOUS_PER_IP: "5", RATE_LIMIT_DASHBOARD_PER_IP: "3" } });
+    const limited = await startApp({
+      env: { TRUST_PROXY: "1", RATE_LIMIT_ANONYMOUS_PER_IP: "5", RATE_LIMIT_DASHBOARD_PER_IP: "3", ...HELD_LIMITER_CLOCK },
+    });
     try {
       const validKey = await createTestKey(limited, "pro");
       // Only the rightmost X-Forwarded-For entry (added by the proxy in front of us) counts: varying the entries a

@@ -7,7 +7,7 @@ import { startUpstashShim, type UpstashShim } from "@/sim/upstash/server";
 import { createTestKey } from "../../helpers/keys";
 import { type RunningApp, startApp } from "../../helpers/server";
 import { POSTGRES_URL, postgresAvailable, REDIS_URL, redisAvailable } from "../../helpers/services";
-import { clearOfWindowEdge } from "../../helpers/rate-window";
+import { burstInOneWindow, HELD_LIMITER_CLOCK } from "../../helpers/rate-window";
 
 const servicesUp = (await postgresAvailable()) && (await redisAvailable());
 
@@ -40,12 +40,18 @@ describe.runIf(servicesUp)("PostgreSQL + shared rate-limit store across two serv
     return [a, b];
   }
 
-  async function burst(a: RunningApp, b: RunningApp, key: string) {
-    await clearOfWindowEdge();
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/api/predmkt/x`, { headers: { authorization: `Bearer ${key}` } })),
-    );
-    return responses.map((r) => r.status);
+  /** 50 parallel requests with a new key, half through each server; run again if it straddled a window's edge. */
+  async function burst(a: RunningApp, b: RunningApp): Promise<{ key: string; statuses: number[] }> {
+    let key = "";
+    const responses = await burstInOneWindow(async () => {
+      key = await createTestKey(a, "starter");
+      return Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          fetch(`${(i % 2 ? a : b).url}/api/predmkt/x`, { headers: { authorization: `Bearer ${key}` } }),
+        ),
+      );
+    });
+    return { key, statuses: responses.map((r) => r.status) };
   }
 
   it.each([
@@ -56,8 +62,7 @@ describe.runIf(servicesUp)("PostgreSQL + shared rate-limit store across two serv
     const health = await (await fetch(`${a.url}/api/health`)).json();
     expect(health.checks.database).toMatchObject({ ok: true, kind: "postgresql" });
     expect(health.checks.rate_limit_store.ok).toBe(true);
-    const key = await createTestKey(a, "starter");
-    const statuses = await burst(a, b, key);
+    const { key, statuses } = await burst(a, b);
     expect(statuses.filter((s) => s === 404)).toHaveLength(20);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30);
     // The key issued through one server's database is known to the other: one PostgreSQL behind both.
@@ -81,12 +86,14 @@ describe("rate-limit store unreachable", () => {
   let app: RunningApp;
   beforeAll(async () => {
     // Nothing listens on port 9: every store call fails fast, as when Upstash is down.
-    app = await startApp({ env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:9", UPSTASH_REDIS_REST_TOKEN: "x", RATE_LIMIT_STARTER: "5" } });
+    // Counted in process then, on a held clock: the test's seven requests fall in one window.
+    app = await startApp({
+      env: { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:9", UPSTASH_REDIS_REST_TOKEN: "x", RATE_LIMIT_STARTER: "5", ...HELD_LIMITER_CLOCK },
+    });
   });
   afterAll(() => app?.stop());
 
   it("serves requests, still limits per instance, and reports degraded health — never a 500 or a hang", async () => {
-    await clearOfWindowEdge();
     const key = await createTestKey(app, "starter");
     const started = Date.now();
     const statuses = [];

@@ -6,7 +6,7 @@ import { request } from "../../helpers/http";
 import { parseAnswer, stubbornUpload } from "../../helpers/upload";
 import { createTestKey } from "../../helpers/keys";
 import { type RunningApp, startApp } from "../../helpers/server";
-import { clearOfWindowEdge } from "../../helpers/rate-window";
+import { HELD_LIMITER_CLOCK } from "../../helpers/rate-window";
 
 let app: RunningApp;
 let key: string;
@@ -17,6 +17,8 @@ beforeAll(async () => {
       RATE_LIMIT_CRON_FAILURES_PER_IP: "3",
       EMBED_FRAME_ANCESTORS: "https://partner.example",
       BODY_TIMEOUT_MS: "1500",
+      // Every address's budget counted in one window: each test spends its own address's, never at a window's edge.
+      ...HELD_LIMITER_CLOCK,
     },
   });
   key = await createTestKey(app, "pro");
@@ -110,7 +112,6 @@ describe("request bodies", () => {
 
 describe("cron secret guessing", () => {
   it("failed cron authentications are limited per address; then even the right secret from there waits", async () => {
-    await clearOfWindowEdge();
     const statuses = [];
     for (let i = 0; i < 5; i++) {
       statuses.push(
@@ -170,7 +171,6 @@ describe("browser-protection headers", () => {
 
 describe("server-rendered pages", () => {
   it("are limited per address with a friendly 429 page; another address is unaffected", async () => {
-    await clearOfWindowEdge();
     const statuses = [];
     let last = await request(`${app.url}/oracle`, { localAddress: "127.0.0.9" });
     statuses.push(last.status);
@@ -187,7 +187,6 @@ describe("server-rendered pages", () => {
   });
 
   it("link prefetches are free; navigations, and documents claiming to be prefetches, count", async () => {
-    await clearOfWindowEdge();
     const from = { localAddress: "127.0.0.11" };
     // Next answers an RSC request whose `_rsc` does not match its router headers with a 307 to the right one, as the
     // router would have sent it; follow it like the router does (a prefetch's 307 is as free as the prefetch).

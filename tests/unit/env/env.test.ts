@@ -27,14 +27,18 @@ describe("environment", () => {
       USAGE_FLUSH_MS: 5000,
       SAMPLER_CLOCK_OFFSET_S: 0,
       LIVE_TTL_MAX_S: 0,
+      RATE_LIMIT_CLOCK_HELD: false,
       embeddedDatabase: false,
     });
   });
 
   it("takes the test servers' clock knobs on a local start only", () => {
     const deployment = { DATABASE_URL: "postgresql://x@db/app", JWT_SECRET: "j".repeat(32), CRON_SECRET: "c".repeat(32) };
-    const knobs = { SAMPLER_CLOCK_OFFSET_S: "-61", LIVE_TTL_MAX_S: "1" };
-    expect(() => loadEnv({ ...deployment, ...knobs })).toThrow(/SAMPLER_CLOCK_OFFSET_S, LIVE_TTL_MAX_S: for test servers only/);
+    const knobs = { SAMPLER_CLOCK_OFFSET_S: "-61", LIVE_TTL_MAX_S: "1", RATE_LIMIT_CLOCK_HELD: "1" };
+    expect(() => loadEnv({ ...deployment, ...knobs })).toThrow(
+      /SAMPLER_CLOCK_OFFSET_S, LIVE_TTL_MAX_S, RATE_LIMIT_CLOCK_HELD: for test servers only/,
+    );
+    expect(() => loadEnv({ ...deployment, RATE_LIMIT_CLOCK_HELD: "true" })).toThrow(/RATE_LIMIT_CLOCK_HELD: for test servers only/);
     // A production start on the embedded database that did not ask for local secrets is a deployment too.
     const embedded = { NODE_ENV: "production", JWT_SECRET: "j".repeat(32), CRON_SECRET: "c".repeat(32) };
     expect(() => loadEnv({ ...embedded, LIVE_TTL_MAX_S: "1" })).toThrow(/LIVE_TTL_MAX_S: for test servers only/);
@@ -42,8 +46,11 @@ describe("environment", () => {
     expect(loadEnv({ ...embedded, ...knobs, GENERATE_LOCAL_SECRETS: "1" })).toMatchObject({
       SAMPLER_CLOCK_OFFSET_S: -61,
       LIVE_TTL_MAX_S: 1,
+      RATE_LIMIT_CLOCK_HELD: true,
     });
     // Left at their defaults, a deployment starts.
-    expect(loadEnv({ ...deployment, SAMPLER_CLOCK_OFFSET_S: "0", LIVE_TTL_MAX_S: "0" }).LIVE_TTL_MAX_S).toBe(0);
+    expect(
+      loadEnv({ ...deployment, SAMPLER_CLOCK_OFFSET_S: "0", LIVE_TTL_MAX_S: "0", RATE_LIMIT_CLOCK_HELD: "0" }).RATE_LIMIT_CLOCK_HELD,
+    ).toBe(false);
   });
 });

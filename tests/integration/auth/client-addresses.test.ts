@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey } from "../../helpers/keys";
 import { request } from "../../helpers/http";
 import { type RunningApp, startApp } from "../../helpers/server";
-import { clearOfWindowEdge } from "../../helpers/rate-window";
+import { HELD_LIMITER_CLOCK } from "../../helpers/rate-window";
 
 const badKey = (i: number) => `Bearer pmk_${String(i % 10).repeat(40)}`;
 
@@ -12,13 +12,18 @@ describe("TRUST_PROXY=none (the default): the address is the connection's", () =
   let app: RunningApp;
   beforeAll(async () => {
     app = await startApp({
-      env: { RATE_LIMIT_ANONYMOUS_PER_IP: "5", RATE_LIMIT_DASHBOARD_PER_IP: "5", RATE_LIMIT_ENTERPRISE: "12", KEY_CACHE_TTL_S: "30" },
+      env: {
+        RATE_LIMIT_ANONYMOUS_PER_IP: "5",
+        RATE_LIMIT_DASHBOARD_PER_IP: "5",
+        RATE_LIMIT_ENTERPRISE: "12",
+        KEY_CACHE_TTL_S: "30",
+        ...HELD_LIMITER_CLOCK,
+      },
     });
   });
   afterAll(() => app?.stop());
 
   it("forged X-Forwarded-For, X-Real-IP and peer headers buy no fresh budget", async () => {
-    await clearOfWindowEdge();
     const statuses = [];
     for (let i = 0; i < 8; i++) {
       const res = await request(`${app.url}/api/predmkt/stats`, {
@@ -40,7 +45,6 @@ describe("TRUST_PROXY=none (the default): the address is the connection's", () =
   });
 
   it("a valid key is served after a bad-key flood from its own address", async () => {
-    await clearOfWindowEdge();
     const key = await createTestKey(app, "pro");
     // 127.0.0.1 spent its guessing budget in the test above; flood some more.
     for (let i = 0; i < 20; i++) await request(`${app.url}/api/predmkt/stats`, { headers: { authorization: badKey(i) } });
@@ -51,7 +55,6 @@ describe("TRUST_PROXY=none (the default): the address is the connection's", () =
   });
 
   it("one address past its dashboard slice leaves the dashboard working for another address", async () => {
-    await clearOfWindowEdge();
     const { token } = JSON.parse((await request(`${app.url}/api/dashboard/token`, { localAddress: "127.0.0.3" })).body);
     const first = [];
     // The shared key allows 12/min. The first client keeps going far past its slice of 5.
@@ -70,7 +73,7 @@ describe("TRUST_PROXY=none (the default): the address is the connection's", () =
 describe("TRUST_PROXY=1 (one proxy in front, e.g. nginx)", () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startApp({ env: { TRUST_PROXY: "1", RATE_LIMIT_ANONYMOUS_PER_IP: "4" } });
+    app = await startApp({ env: { TRUST_PROXY: "1", RATE_LIMIT_ANONYMOUS_PER_IP: "4", ...HELD_LIMITER_CLOCK } });
   });
   afterAll(() => app?.stop());
 
@@ -78,7 +81,6 @@ describe("TRUST_PROXY=1 (one proxy in front, e.g. nginx)", () => {
     request(`${app.url}/api/predmkt/stats`, { headers: { authorization: badKey(i), "x-forwarded-for": xff } });
 
   it("the address the proxy appended is used; what the client prepended is not", async () => {
-    await clearOfWindowEdge();
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await from(`10.9.9.${i}, 198.51.100.20`, i)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
@@ -86,7 +88,6 @@ describe("TRUST_PROXY=1 (one proxy in front, e.g. nginx)", () => {
   });
 
   it("equivalent spellings of one address share one budget; an IPv6 /64 is one client", async () => {
-    await clearOfWindowEdge();
     const v4 = ["198.51.100.30", "::ffff:198.51.100.30", "198.51.100.30:5555", "[::ffff:198.51.100.30]:80", "198.51.100.30"];
     expect(await Promise.all(v4.map(async (a, i) => (await from(a, i)).status))).toContain(429);
     const sequential = [];
@@ -104,7 +105,6 @@ describe("TRUST_PROXY=1 (one proxy in front, e.g. nginx)", () => {
   });
 
   it("one /48 with dashboard tokens: 100 of its /64s mint and spend, and the network gets one slice a minute", async () => {
-    await clearOfWindowEdge();
     const via = (i: number) => ({ headers: { "x-forwarded-for": `2001:db8:48:${(i + 1).toString(16)}::1` } });
     const minted: Record<number, number> = {};
     const tokens: { i: number; token: string }[] = [];

@@ -6,7 +6,7 @@
 //   control-character value, a repeated or unknown parameter, a malformed percent-encoding) → 400 problem+json naming
 //   the parameter when the value breaks the schema, the valid answer when it does not;
 // - never a 5xx, never an undocumented status, never a stack trace, every error body a valid Problem.
-// Used by tests/integration/hostile/contract.test.ts (a short run) and `npm run fuzz` (FUZZ_RUNS per operation).
+// Used by tests/integration/api/contract.test.ts (a short run) and `npm run fuzz` (FUZZ_RUNS per operation).
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import fc from "fast-check";

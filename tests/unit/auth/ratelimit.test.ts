@@ -1,7 +1,7 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemorySlidingWindow, rateLimitHeaders, retryAfterSeconds } from "@/lib/auth/ratelimit";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { consume, holdLimiterClock, MemorySlidingWindow, rateLimitHeaders, retryAfterSeconds, WINDOW_MS } from "@/lib/auth/ratelimit";
 import { startUpstashShim, type UpstashShim } from "@/sim/upstash/server";
 import { redisAvailable } from "../../helpers/services";
 
@@ -33,6 +33,48 @@ describe("in-process sliding window", () => {
     expect(limiter.limit("a", 1, 0).success).toBe(true);
     expect(limiter.limit("a", 1, 1).success).toBe(false);
     expect(limiter.limit("b", 1, 2).success).toBe(true);
+  });
+});
+
+describe("the in-process limiter's clock", () => {
+  afterEach(() => holdLimiterClock(null));
+  // A window's edge some way ahead of the wall clock, and a fresh identifier for each test.
+  const edge = (Math.floor(Date.now() / WINDOW_MS) + 100) * WINDOW_MS;
+  const fresh = () => `key:clock-${Math.random()}`;
+
+  it("moving across a window's edge, a spent budget admits one more: why a counting test holds the clock", async () => {
+    const id = fresh();
+    holdLimiterClock(edge - 1);
+    for (let i = 0; i < 5; i++) expect((await consume(id, 5)).success).toBe(true);
+    expect((await consume(id, 5)).success).toBe(false);
+    // 1 ms into the next window the previous count weighs floor(4.9999) = 4.
+    holdLimiterClock(edge + 1);
+    expect((await consume(id, 5)).success).toBe(true);
+    expect((await consume(id, 5)).success).toBe(false);
+  });
+
+  it("held, counts every request in one window and announces the time that window had left on the wall clock", async () => {
+    const id = fresh();
+    holdLimiterClock(edge - 1000);
+    const before = Date.now();
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push(await consume(id, 5));
+    expect(results.map((r) => r.success)).toEqual([true, true, true, true, true, false]);
+    expect(results[5]).toMatchObject({ remaining: 0, store: "memory" });
+    // The window had 1 s left where the clock stands, and still has: Retry-After stays true on the wall clock.
+    expect(results[5].reset - before).toBeGreaterThanOrEqual(1000);
+    expect(results[5].reset - Date.now()).toBeLessThanOrEqual(1000);
+    expect(retryAfterSeconds(results[5].reset)).toBe(1);
+    // The limiter reads the held clock, not the wall's: two windows on, the budget is whole again.
+    holdLimiterClock(edge + 2 * WINDOW_MS);
+    expect(await consume(id, 5)).toMatchObject({ success: true, remaining: 4 });
+  });
+
+  it("released, reads the wall clock: the reset is the current window's end", async () => {
+    const windowEnd = (t: number) => (Math.floor(t / WINDOW_MS) + 1) * WINDOW_MS;
+    const before = Date.now();
+    const result = await consume(fresh(), 5);
+    expect([windowEnd(before), windowEnd(Date.now())]).toContain(result.reset);
   });
 });
 
