@@ -60,7 +60,7 @@ interface LiveSeries {
 }
 
 /** Seconds a live body stays fresh (docs/api-decisions.md#caching: 10–90 s). */
-const LIVE_TTL_S = { holders: 60, marketActivity: 15, eventActivity: 10, eventHistory: 90 } as const;
+export const LIVE_TTL_S = { holders: 60, marketActivity: 15, eventActivity: 10, eventHistory: 90 } as const;
 
 /** A body's TTL: the documented one, or a test server's shorter cap (LIVE_TTL_MAX_S, refused on a deployment). */
 const ttl = (name: keyof typeof LIVE_TTL_S) => (env.LIVE_TTL_MAX_S > 0 ? Math.min(LIVE_TTL_S[name], env.LIVE_TTL_MAX_S) : LIVE_TTL_S[name]);

@@ -11,7 +11,7 @@ export const PASS_POLL_MS = 1000;
 // Vercel cron runs the sampler every minute (vercel.json); the self-hosted loop every SAMPLER_INTERVAL_S.
 const CRON_INTERVAL_S = 60;
 
-interface PassStamp {
+export interface PassStamp {
   /** The latest pass that ended (`sampler_runs` id and end time), or "none" before the first. */
   generation: string;
   endedAt: Date | null;
@@ -72,7 +72,7 @@ export async function refreshPassClock(): Promise<void> {
 }
 
 /** Seconds until the next pass is due: the answer holds until then (0 when it is late). */
-function secondsUntilNextPass(stamp: PassStamp, now = Date.now()): number {
+export function secondsUntilNextPass(stamp: PassStamp, now = Date.now()): number {
   if (!stamp.endedAt) return 0;
   const interval = env.SAMPLER_INTERVAL_S > 0 ? env.SAMPLER_INTERVAL_S : CRON_INTERVAL_S;
   return Math.max(0, Math.floor((stamp.endedAt.getTime() + interval * 1000 - now) / 1000));
