@@ -218,6 +218,16 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   };
   const recent: EmittedTrade[] = [];
   const recentPriceChanges: EmittedPriceChange[] = [];
+  const recordTop = (asset: string, bestBid: string, bestAsk: string, atMs: number, afterTx?: string) => {
+    recentPriceChanges.push({
+      asset_id: asset,
+      best_bid: bestBid,
+      best_ask: bestAsk,
+      emitted_at_ms: atMs,
+      ...(afterTx ? { after_tx: afterTx } : {}),
+    });
+    if (recentPriceChanges.length > RECENT_LIMIT) recentPriceChanges.splice(0, recentPriceChanges.length - RECENT_LIMIT);
+  };
   let nextConnection = 1;
 
   // ------------------------------------------------------------------------------------------------ emission
@@ -297,23 +307,14 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       timestamp: String(nowMs),
       transaction_hash: ctx.flow.txHash(t),
     });
-    let book: Record<string, unknown> | null | undefined;
+    let book: ReturnType<typeof bookMessage> | undefined;
     for (const client of clients) {
       if (client.channel !== "market" || !client.assets.has(asset)) continue;
       deliver(client, lastTrade);
       if (book === undefined) {
         book = bookMessage(ctx, asset, t);
         // The top of book it carries is a change the market channel emitted, like a price_change's (`/ws/emitted`).
-        if (book) {
-          const top = { bids: book.bids as { price: string }[], asks: book.asks as { price: string }[] };
-          recentPriceChanges.push({
-            asset_id: asset,
-            best_bid: top.bids[0].price,
-            best_ask: top.asks[0].price,
-            emitted_at_ms: nowMs,
-            after_tx: ctx.flow.txHash(t),
-          });
-        }
+        if (book) recordTop(asset, book.bids[0].price, book.asks[0].price, nowMs, ctx.flow.txHash(t));
       }
       if (!book) continue;
       deliver(client, JSON.stringify(book));
@@ -568,7 +569,12 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       for (const a of assets) client.assets.add(a);
       const ctx = context();
       const books = assets.map((a) => bookMessage(ctx, a)).filter((b) => b !== null);
-      if (books.length && message.initial_dump !== false) deliver(client, JSON.stringify(books));
+      if (books.length && message.initial_dump !== false) {
+        deliver(client, JSON.stringify(books));
+        // A subscription's snapshot is a top of book the channel emitted too (`/ws/emitted`): a reader that had a
+        // price for the token before (a resubscription) may move it from here.
+        for (const b of books) recordTop(b.asset_id, b.bids[0].price, b.asks[0].price, ctx.nowMs);
+      }
       return;
     }
     const subs = Array.isArray(message.subscriptions) ? (message.subscriptions as Record<string, unknown>[]) : [];
