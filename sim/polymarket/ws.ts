@@ -1,8 +1,9 @@
 // Polymarket's websockets, simulated on the same server (sources in README.md, "Websockets"):
 // - `/ws/market` — the CLOB market channel (wss://ws-subscriptions-clob.polymarket.com/ws/market): subscribe with
 //   `{"assets_ids":[…],"type":"market"}` (later `{"assets_ids":[…],"operation":"subscribe"|"unsubscribe"}`), get a
-//   `book` per asset (as one JSON array, the initial dump), then `price_change` (batched `price_changes[]` format)
-//   and `last_trade_price`; text `PING` is answered with text `PONG`.
+//   `book` per asset (as one JSON array, the initial dump, levels best last), then `price_change` (batched
+//   `price_changes[]` format), `tick_size_change`, and per trade `last_trade_price` and both tokens' `book`;
+//   custom-feature sockets add `best_bid_ask`, `new_market`, `market_resolved`; text `PING` is answered with `PONG`.
 // - `/rtds` — the real-time data socket (wss://ws-live-data.polymarket.com): `{"action":"subscribe","subscriptions":
 //   [{"topic":"activity","type":"trades"|"orders_matched"|"*","filters":"{\"event_slug\":…}"}]}`; every trade as
 //   `{topic, type, timestamp, payload, connection_id}` with the Data API's camelCase trade as payload; `ping`/`PING`
@@ -11,6 +12,7 @@
 // client that misses messages can always find them there. The faults users report are switchable at /__sim/ws:
 // a silent stall with the socket open (messages stop, pings are still answered: real-time-data-client#35, #42),
 // dropped messages (#42: "lots of missed events"), and disconnects. Counters say what was emitted, sent and dropped.
+import { createHash } from "node:crypto";
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { getAddress } from "viem";
@@ -186,6 +188,47 @@ function marketOfToken(ctx: SimContext, asset: string) {
   return code === undefined ? null : { market: ctx.world.markets[code >> 1], outcome: code & 1 };
 }
 
+/** Book depth the market channel's `book` carries per side (ours: the real one is the whole book). */
+const BOOK_LEVELS = 3;
+
+/**
+ * A `book` frame around a top of book. Levels come as the real channel sends them, best last: bids ascending, asks
+ * descending (a captured frame in nautilus_trader `ws_book_snapshot_captured.json`; docs realtime-data "API" example;
+ * docs prices-order-books: "the best bid and ask are the last entries"). `hash` summarises the content (40 hex, no
+ * `0x`, as captured), so it changes when the book does.
+ */
+function bookFrame(conditionId: string, asset: string, bid: number, ask: number, tick: number, nowMs: number) {
+  const bids: { price: string; size: string }[] = [];
+  const asks: { price: string; size: string }[] = [];
+  for (let i = BOOK_LEVELS - 1; i >= 0; i--) {
+    const b = round(bid - i * tick, 3);
+    const a = round(ask + i * tick, 3);
+    if (b > 0) bids.push({ price: decimalString(b, 3), size: String(100 * (i + 1)) });
+    if (a < 1) asks.push({ price: decimalString(a, 3), size: String(100 * (i + 1)) });
+  }
+  const hash = createHash("sha1")
+    .update(`${asset}|${JSON.stringify(bids)}|${JSON.stringify(asks)}`)
+    .digest("hex");
+  return { event_type: "book", asset_id: asset, market: conditionId, bids, asks, timestamp: String(nowMs), hash };
+}
+
+/** A book's best bid and ask (the last level of each side). */
+function topOf(book: { bids: { price: string }[]; asks: { price: string }[] }) {
+  return { bid: book.bids.at(-1)?.price ?? "0", ask: book.asks.at(-1)?.price ?? "1" };
+}
+
+function bestBidAskText(conditionId: string, asset: string, bid: string, ask: string, nowMs: number): string {
+  return JSON.stringify({
+    event_type: "best_bid_ask",
+    market: conditionId,
+    asset_id: asset,
+    best_bid: bid,
+    best_ask: ask,
+    spread: decimalString(Number(ask) - Number(bid), 3),
+    timestamp: String(nowMs),
+  });
+}
+
 export interface SimWebsockets {
   handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean;
   control(method: string, path: string, body: unknown): SimResponse | null;
@@ -209,6 +252,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     maker_rows_emitted: 0,
     slow_consumer_closes: 0,
     lifecycle_emitted: 0,
+    tick_size_changes_emitted: 0,
     price_changes_emitted: 0,
     messages_sent: 0,
     messages_dropped: 0,
@@ -234,6 +278,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   let lastSecond = Math.floor(context().nowMs / 1000);
   let minuteCache: { minute: number; bursts: number; trades: Trade[] } | null = null;
   const quotes = new Map<string, string>();
+  /** The tick each subscribed token was last priced on (a `book` or a `price_change` pass). */
+  const ticks = new Map<string, number>();
 
   const tradesOfMinute = (ctx: SimContext, minute: number): Trade[] => {
     // A burst added since (a test injecting fills into the current minute) makes the cached minute stale.
@@ -292,7 +338,9 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
 
   // A trade's market-channel messages: `last_trade_price` (one per transaction, the taker's token, side and size, at
   // the last level it touched: research note §6.1), then the book as it stands after the trade (docs: market-channel,
-  // `book`: "when there is a trade that affects the book") and, on custom-feature sockets, `best_bid_ask`.
+  // `book`: "when there is a trade that affects the book") of both outcome tokens — a binary market's two books
+  // mirror each other, so one trade changes both (research note §6.1: 3,328 `book` for 1,658 `last_trade_price` on
+  // 8 tokens, both tokens of each market subscribed) — and, on custom-feature sockets, each book's `best_bid_ask`.
   const emitLastTrade = (ctx: SimContext, t: Trade, nowMs: number) => {
     const market = ctx.world.markets[t.market];
     const asset = market.tokenIds[t.outcome];
@@ -307,32 +355,21 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       timestamp: String(nowMs),
       transaction_hash: ctx.flow.txHash(t),
     });
-    let book: ReturnType<typeof bookMessage> | undefined;
-    for (const client of clients) {
-      if (client.channel !== "market" || !client.assets.has(asset)) continue;
-      deliver(client, lastTrade);
-      if (book === undefined) {
-        book = bookMessage(ctx, asset, t);
-        // The top of book it carries is a change the market channel emitted, like a price_change's (`/ws/emitted`).
-        if (book) recordTop(asset, book.bids[0].price, book.asks[0].price, nowMs, ctx.flow.txHash(t));
-      }
+    for (const client of clients) if (client.channel === "market" && client.assets.has(asset)) deliver(client, lastTrade);
+    // The traded token's book first, then its mirror.
+    for (const token of [asset, ...market.tokenIds.filter((a) => a !== asset)]) {
+      if (![...clients].some((c) => c.channel === "market" && c.assets.has(token))) continue;
+      const book = bookMessage(ctx, token, t);
       if (!book) continue;
-      deliver(client, JSON.stringify(book));
-      if (client.custom) {
-        const bids = book.bids as { price: string }[];
-        const asks = book.asks as { price: string }[];
-        deliver(
-          client,
-          JSON.stringify({
-            event_type: "best_bid_ask",
-            market: market.conditionId,
-            asset_id: asset,
-            best_bid: bids[0].price,
-            best_ask: asks[0].price,
-            spread: decimalString(Number(asks[0].price) - Number(bids[0].price), 3),
-            timestamp: String(nowMs),
-          }),
-        );
+      const top = topOf(book);
+      // The top of book it carries is a change the market channel emitted, like a price_change's (`/ws/emitted`).
+      recordTop(token, top.bid, top.ask, nowMs, ctx.flow.txHash(t));
+      const bookText = JSON.stringify(book);
+      const bestText = bestBidAskText(market.conditionId, token, top.bid, top.ask, nowMs);
+      for (const client of clients) {
+        if (client.channel !== "market" || !client.assets.has(token)) continue;
+        deliver(client, bookText);
+        if (client.custom) deliver(client, bestText);
       }
     }
   };
@@ -418,6 +455,22 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       if (!found) continue;
       const { market, outcome } = found;
       const q = ctx.prices.quote(market, outcome, nowSec);
+      // The tick follows the price across 0.04 / 0.96 (docs: market-channel, `tick_size_change`), announced before
+      // the change that prices on the new tick.
+      const oldTick = ticks.get(asset);
+      ticks.set(asset, q.tick);
+      if (oldTick !== undefined && oldTick !== q.tick) {
+        const text = JSON.stringify({
+          event_type: "tick_size_change",
+          asset_id: asset,
+          market: market.conditionId,
+          old_tick_size: String(oldTick),
+          new_tick_size: String(q.tick),
+          timestamp: String(nowMs),
+        });
+        counters.tick_size_changes_emitted++;
+        for (const c of clients) if (c.channel === "market" && c.assets.has(asset)) deliver(c, text);
+      }
       const key = `${q.bid}|${q.ask}`;
       if (quotes.get(asset) === key) continue;
       const first = !quotes.has(asset);
@@ -442,7 +495,17 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       }
       if (recentPriceChanges.length > RECENT_LIMIT) recentPriceChanges.splice(0, recentPriceChanges.length - RECENT_LIMIT);
       const text = JSON.stringify({ market: conditionId, price_changes: changes, timestamp: String(nowMs), event_type: "price_change" });
-      for (const c of clients) if (c.channel === "market" && changes.some((ch) => c.assets.has(ch.asset_id))) deliver(c, text);
+      // A custom-feature socket also hears `best_bid_ask` for each token whose top moved (docs: market-channel,
+      // `best_bid_ask`: "when the best bid and ask prices for a market change").
+      const best = changes.map((ch) => ({
+        asset: ch.asset_id,
+        text: bestBidAskText(conditionId, ch.asset_id, ch.best_bid, ch.best_ask, nowMs),
+      }));
+      for (const c of clients) {
+        if (c.channel !== "market" || !changes.some((ch) => c.assets.has(ch.asset_id))) continue;
+        deliver(c, text);
+        if (c.custom) for (const b of best) if (c.assets.has(b.asset)) deliver(c, b.text);
+      }
     }
   };
 
@@ -455,30 +518,32 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       const created = market.startSec >= fromSec && market.startSec <= nowSec;
       const resolved = market.closedSec >= fromSec && market.closedSec <= nowSec;
       if (!created && !resolved) continue;
-      const base = {
-        id: market.id,
-        question: market.question,
-        market: market.conditionId,
-        slug: market.slug,
-        assets_ids: market.tokenIds,
-        outcomes: market.outcomes,
-        timestamp: String(ctx.nowMs),
-      };
       let text: string;
       if (resolved) {
+        // Only the fields every source shows (docs market-channel API example, Polymarket's SDK `MarketResolvedPayload`):
+        // no question, slug or outcomes, which the older docs table listed and the current example does not carry.
         const yesWins = market.winner !== null ? market.winner === 0 : ctx.prices.quote(market, 0, market.closedSec).bid >= 0.5;
         text = JSON.stringify({
           event_type: "market_resolved",
-          ...base,
+          id: market.id,
+          market: market.conditionId,
+          assets_ids: market.tokenIds,
           winning_asset_id: market.tokenIds[yesWins ? 0 : 1],
           winning_outcome: market.outcomes[yesWins ? 0 : 1],
+          timestamp: String(ctx.nowMs),
         });
       } else {
         // The market's event rides along (shared reference §4.4: `event_message{id, ticker, slug, title, description}`).
         const event = ctx.world.events[market.eventIndex];
         text = JSON.stringify({
           event_type: "new_market",
-          ...base,
+          id: market.id,
+          question: market.question,
+          market: market.conditionId,
+          slug: market.slug,
+          assets_ids: market.tokenIds,
+          outcomes: market.outcomes,
+          timestamp: String(ctx.nowMs),
           description: event.description,
           event_message: { id: event.id, ticker: event.slug, slug: event.slug, title: event.title, description: event.description },
         });
@@ -515,33 +580,36 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
 
   // ------------------------------------------------------------------------------------------------ protocol
   /**
-   * The book of one asset as it stands: the quote now, or after `trade` when one just swept levels of it (the levels
-   * it emptied are gone: a BUY leaves its last level as the best ask, a SELL as the best bid).
+   * The book of one asset as it stands: the quote now, or after `trade` when one just swept levels of its market (the
+   * levels it emptied are gone: a BUY leaves its last level as the best ask, a SELL as the best bid; the other
+   * outcome's book is the mirror, its bids 1 − the traded book's asks).
    */
   const bookMessage = (ctx: SimContext, asset: string, trade?: Trade) => {
     const found = marketOfToken(ctx, asset);
     if (!found) return null;
     const { market, outcome } = found;
-    const q = ctx.prices.quote(market, outcome, Math.floor(ctx.nowMs / 1000));
+    const nowSec = Math.floor(ctx.nowMs / 1000);
+    const q = ctx.prices.quote(market, outcome, nowSec);
     quotes.set(asset, `${q.bid}|${q.ask}`);
+    // Only a token's first tick: a change is announced by the price-change pass (`tick_size_change`), never skipped.
+    if (!ticks.has(asset)) ticks.set(asset, q.tick);
     let { bid, ask } = q;
-    const last = trade?.levels?.at(-1)?.price;
-    if (last !== undefined && trade!.side === "BUY") {
-      ask = Math.max(ask, last);
-      bid = Math.min(bid, round(ask - q.tick, 3));
-    } else if (last !== undefined) {
-      bid = Math.min(bid, last);
-      ask = Math.max(ask, round(bid + q.tick, 3));
+    const last = trade?.market === market.index ? trade.levels?.at(-1)?.price : undefined;
+    if (last !== undefined) {
+      // The traded token's top after the sweep, then seen from this token.
+      const tq = ctx.prices.quote(market, trade!.outcome, nowSec);
+      let tBid = tq.bid;
+      let tAsk = tq.ask;
+      if (trade!.side === "BUY") {
+        tAsk = Math.max(tAsk, last);
+        tBid = Math.min(tBid, round(tAsk - tq.tick, 3));
+      } else {
+        tBid = Math.min(tBid, last);
+        tAsk = Math.max(tAsk, round(tBid + tq.tick, 3));
+      }
+      [bid, ask] = trade!.outcome === outcome ? [tBid, tAsk] : [round(1 - tAsk, 3), round(1 - tBid, 3)];
     }
-    return {
-      event_type: "book",
-      asset_id: asset,
-      market: market.conditionId,
-      bids: [{ price: decimalString(bid, 3), size: "100" }],
-      asks: [{ price: decimalString(ask, 3), size: "100" }],
-      timestamp: String(ctx.nowMs),
-      hash: `${market.index.toString(16)}${outcome}`.padEnd(40, "0").slice(0, 40),
-    };
+    return bookFrame(market.conditionId, asset, bid, ask, q.tick, ctx.nowMs);
   };
 
   const onMessage = (client: Client, raw: string) => {
@@ -573,7 +641,10 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
         deliver(client, JSON.stringify(books));
         // A subscription's snapshot is a top of book the channel emitted too (`/ws/emitted`): a reader that had a
         // price for the token before (a resubscription) may move it from here.
-        for (const b of books) recordTop(b.asset_id, b.bids[0].price, b.asks[0].price, ctx.nowMs);
+        for (const b of books) {
+          const top = topOf(b);
+          recordTop(b.asset_id, top.bid, top.ask, ctx.nowMs);
+        }
       }
       return;
     }
