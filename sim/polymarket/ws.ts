@@ -7,7 +7,7 @@
 // - `/rtds` — the real-time data socket (wss://ws-live-data.polymarket.com): `{"action":"subscribe","subscriptions":
 //   [{"topic":"activity","type":"trades"|"orders_matched"|"*","filters":"{\"event_slug\":…}"}]}`; every trade as
 //   `{topic, type, timestamp, payload, connection_id}` with the Data API's camelCase trade as payload; `ping`/`PING`
-//   answered with `pong`/`PONG`.
+//   answered with an empty text frame.
 // Trades are emitted when their second begins, which is also when the Data API's REST tape starts to show them, so a
 // client that misses messages can always find them there. The faults users report are switchable at /__sim/ws:
 // a silent stall with the socket open (messages stop, pings are still answered: real-time-data-client#35, #42),
@@ -616,7 +616,9 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     const text = raw.trim();
     if (/^ping$/i.test(text)) {
       if (faults.stall && faults.stall_pings) return;
-      client.socket.send(text === "PING" ? "PONG" : "pong");
+      // The market channel answers PING with PONG (docs: realtime-data, "API"); RTDS with an empty text frame (research
+      // note §6.2: `""`; the RTDS client skips empty frames).
+      client.socket.send(client.channel === "rtds" ? "" : text === "PING" ? "PONG" : "pong");
       return;
     }
     let message: Record<string, unknown>;

@@ -78,9 +78,10 @@ describe("simulator websockets", () => {
 
   it("activity feed: every emitted trade, in the Data API's trade shape, matching the REST tape", async () => {
     const conn = await connect(sim().rtdsUrl, ACTIVITY);
+    // RTDS answers a ping with an empty text frame (research note §6.2).
     conn.ws.send("ping");
-    await conn.waitFor(() => conn.texts.includes("pong"), "pong");
-    // Counted from here, the subscription being in place (its pong came after it): every trade emitted from now on
+    await conn.waitFor(() => conn.texts.includes(""), "the ping's empty answer");
+    // Counted from here, the subscription being in place (its ping's answer came after it): every trade emitted from now on
     // reaches this subscriber. A trade emitted between the subscription and the reset is received but not listed.
     await control("/ws/counters", "DELETE");
     const beforeReset = conn.json.length;
@@ -134,7 +135,7 @@ describe("simulator websockets", () => {
       "a stalled message",
     );
     conn.ws.send("PING");
-    await conn.waitFor(() => conn.texts.includes("PONG"), "PONG while stalled");
+    await conn.waitFor(() => conn.texts.includes(""), "the ping's answer while stalled");
     expect(conn.ws.readyState).toBe(WebSocket.OPEN);
     expect(conn.json.length).toBe(before);
     await control("/ws/faults", "POST", { stall: false, drop_next: 2 });
