@@ -2,7 +2,15 @@
 // default (from lib/env.ts); tests build their own to point at a local chain or a dead RPC.
 import { type AbiEvent, type Address, BaseError, getAddress, RpcRequestError } from "viem";
 import { type Db, getDb } from "@/lib/db/client";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, umaSportsOracleAbi, VOTING_SCAN_EVENTS, votingV2Abi } from "./abi";
+import {
+  negRiskOperatorAbi,
+  optimisticOracleV2Abi,
+  oracleChildTunnelAbi,
+  umaCtfAdapterAbi,
+  umaSportsOracleAbi,
+  VOTING_SCAN_EVENTS,
+  votingV2Abi,
+} from "./abi";
 import { type ChainName, createOracleClients, type OracleClients } from "./clients";
 import { type OracleConfig, oracleConfigFromEnv } from "./config";
 import { onChain, toUpstreamError } from "./errors";
@@ -49,9 +57,17 @@ export const polygonEvents = {
   settle: eventsOf(optimisticOracleV2Abi, ["Settle"]),
   priceRequestBridged: eventsOf(oracleChildTunnelAbi, ["PriceRequestBridged"]),
   questionReset: eventsOf(umaCtfAdapterAbi, ["QuestionReset"]),
-  adapterOutcomes: eventsOf(umaCtfAdapterAbi, ["QuestionReset", "QuestionResolved", "QuestionManuallyResolved"]),
+  /** Every event of the adapters the scan keeps: their outcomes outside the vote (lib/oracle/outcomes.ts). */
+  adapterOutcomes: eventsOf(umaCtfAdapterAbi, umaCtfAdapterAbi.map((e) => e.name)),
+  /** The NegRiskOperators' flag and emergency resolution (QuestionFlagged's topic is the adapter's too). */
+  operatorOutcomes: eventsOf(negRiskOperatorAbi, ["QuestionEmergencyResolved"]),
   gameReset: eventsOf(umaSportsOracleAbi, ["GameReset"]),
   marketCreated: eventsOf(umaSportsOracleAbi, ["MarketCreated"]),
+  /** The sports oracle's outcomes outside the vote (settled, emergency-settled, canceled, paused; GameReset above). */
+  sportsOutcomes: eventsOf(
+    umaSportsOracleAbi,
+    umaSportsOracleAbi.map((e) => e.name).filter((n) => n !== "MarketCreated" && n !== "GameReset"),
+  ),
 };
 
 /** One scan of VotingV2 serves every endpoint: stakers, reveals, requests, rolls and resolutions. */
@@ -66,24 +82,28 @@ export function votingScan(config: OracleConfig): ScanTarget {
 }
 
 /**
- * Proposals, disputes and settlements on the Polygon Optimistic Oracles, the child tunnel's bridged requests and the
- * Polymarket adapters' own outcomes (reset, resolved, manually resolved), in one scan (ProposePrice and Settle are kept
- * for Polymarket's requesters only, as rows of oracle_requests). The adapters' addresses are the configured requesters.
+ * Proposals, disputes and settlements on the Polygon Optimistic Oracles, the child tunnel's bridged requests, the
+ * Polymarket adapters' own outcomes (reset, resolved, flagged, paused, resolved by the admin) and the NegRiskOperators'
+ * flags and emergency resolutions, in one scan (ProposePrice and Settle are kept for Polymarket's requesters only, as
+ * rows of oracle_requests). The adapters' addresses are the configured requesters. `-r3`: the outcomes outside the
+ * vote came in 2026-11, so a database upgraded in place rescans Polygon once to find the older ones.
  */
 export function polygonScan(config: OracleConfig): ScanTarget {
   return {
-    name: "oov2-r2",
+    name: "oov2-r3",
     chain: "polygon",
-    addresses: [...config.optimisticOracles, config.childTunnel, ...requesterAddresses(config)],
+    addresses: [...config.optimisticOracles, config.childTunnel, ...requesterAddresses(config), ...config.negRiskOperators],
     events: [
       ...polygonEvents.proposePrice,
       ...polygonEvents.disputePrice,
       ...polygonEvents.settle,
       ...polygonEvents.priceRequestBridged,
       ...polygonEvents.adapterOutcomes,
-      // The sports oracle (one of the requesters): its markets per game, and its reset on a first dispute.
+      ...polygonEvents.operatorOutcomes,
+      // The sports oracle (one of the requesters): its markets per game, its reset on a first dispute, its outcomes.
       ...polygonEvents.marketCreated,
       ...polygonEvents.gameReset,
+      ...polygonEvents.sportsOutcomes,
     ],
     fromBlock: config.optimisticOraclesFromBlock,
     needsTimestamp: true,
