@@ -58,7 +58,10 @@ export const polygonEvents = {
   priceRequestBridged: eventsOf(oracleChildTunnelAbi, ["PriceRequestBridged"]),
   questionReset: eventsOf(umaCtfAdapterAbi, ["QuestionReset"]),
   /** Every event of the adapters the scan keeps: their outcomes outside the vote (lib/oracle/outcomes.ts). */
-  adapterOutcomes: eventsOf(umaCtfAdapterAbi, umaCtfAdapterAbi.map((e) => e.name)),
+  adapterOutcomes: eventsOf(
+    umaCtfAdapterAbi,
+    umaCtfAdapterAbi.map((e) => e.name),
+  ),
   /** The NegRiskOperators' flag and emergency resolution (QuestionFlagged's topic is the adapter's too). */
   operatorOutcomes: eventsOf(negRiskOperatorAbi, ["QuestionEmergencyResolved"]),
   gameReset: eventsOf(umaSportsOracleAbi, ["GameReset"]),

@@ -118,18 +118,21 @@ function subjectOf(log: OutcomeLog): OutcomeSubject {
 
 const stepsOf = (c: OutcomeContract) => (c === "UmaCtfAdapter" ? ADAPTER : c === "NegRiskOperator" ? OPERATOR : SPORTS);
 
-/** What stands after the question's last event; null when nothing outside the vote does. */
-function outcomeOf(s: State): { status: QuestionOutcomeStatus; log: OutcomeLog } | null {
-  if (s.final) return s.final.status === "oracle" ? null : { status: s.final.status, log: s.final.log };
+/** What stands after the question's last event; `none` (with that event) when nothing outside the vote does. */
+function outcomeOf(s: State, last: OutcomeLog): { status: QuestionOutcomeStatus | "none"; log: OutcomeLog } {
+  if (s.final) return s.final.status === "oracle" ? { status: "none", log: s.final.log } : { status: s.final.status, log: s.final.log };
   if (s.flagged) return { status: "flagged", log: s.flagged };
   if (s.paused) return { status: "paused", log: s.paused };
   if (s.reset) return { status: "reset", log: s.reset };
-  return null;
+  return { status: "none", log: last };
 }
 
-/** Folds the logs (any order: sorted here by block and log index) into each subject's outcome, when it has one. */
-export function foldOutcomes(logs: readonly OutcomeLog[]): QuestionOutcome[] {
-  const states = new Map<string, State>();
+/** A subject's state after its last event: an outcome, or `none` with the event that lifted (or never set) one. */
+export type SubjectState = Omit<QuestionOutcome, "status"> & { status: QuestionOutcomeStatus | "none" };
+
+/** Folds the logs (any order: sorted here by block and log index) into every subject's state. */
+export function foldSubjects(logs: readonly OutcomeLog[]): SubjectState[] {
+  const states = new Map<string, { state: State; last: OutcomeLog }>();
   const ordered = [...logs].sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   );
@@ -138,15 +141,14 @@ export function foldOutcomes(logs: readonly OutcomeLog[]): QuestionOutcome[] {
     if (!step) continue;
     const subject = subjectOf(log);
     const key = `${log.address.toLowerCase()}:${subject}:${log.id.toLowerCase()}`;
-    const state = states.get(key) ?? { subject, flagged: null, paused: null, reset: null, final: null };
-    states.set(key, state);
-    step(state, log);
+    const entry = states.get(key) ?? { state: { subject, flagged: null, paused: null, reset: null, final: null }, last: log };
+    entry.last = log;
+    states.set(key, entry);
+    step(entry.state, log);
   }
-  const out: QuestionOutcome[] = [];
-  for (const state of states.values()) {
-    const o = outcomeOf(state);
-    if (!o) continue;
-    out.push({
+  return [...states.values()].map(({ state, last }) => {
+    const o = outcomeOf(state, last);
+    return {
       subject: state.subject,
       contract: o.log.contract,
       address: o.log.address.toLowerCase() as Address,
@@ -156,9 +158,13 @@ export function foldOutcomes(logs: readonly OutcomeLog[]): QuestionOutcome[] {
       at: o.log.at,
       block_number: o.log.blockNumber,
       tx_hash: o.log.txHash,
-    });
-  }
-  return out;
+    };
+  });
+}
+
+/** The subjects with an outcome standing. */
+export function foldOutcomes(logs: readonly OutcomeLog[]): QuestionOutcome[] {
+  return foldSubjects(logs).filter((s): s is QuestionOutcome => s.status !== "none");
 }
 
 const RANK: Record<QuestionOutcomeStatus, number> = {

@@ -6,11 +6,18 @@ import { CHAIN_IDS } from "./clients";
 import { LEGACY_NEG_RISK_ADAPTER } from "./config";
 import { type OracleContext, polygonEvents, requesterAddresses } from "./context";
 import { lower } from "./dispute-sources";
-import { decidingOutcome, foldOutcomes, type OutcomeContract, type OutcomeLog, type QuestionOutcome } from "./outcome-fold";
+import {
+  decidingOutcome,
+  foldSubjects,
+  type OutcomeContract,
+  type OutcomeLog,
+  type QuestionOutcome,
+  type SubjectState,
+} from "./outcome-fold";
 import { readLogs, type StoredLog } from "./scan";
 import { isoFromSeconds } from "./time";
 
-export interface IndexedOutcome extends QuestionOutcome {
+interface MarketIds {
   /** CTF conditions the outcome decides, where the index can compute them (docs/oracle-indexer.md). */
   condition_ids: Hex[];
   /** A neg-risk adapter's questionID: Gamma's `negRiskRequestID` of the market. */
@@ -18,12 +25,20 @@ export interface IndexedOutcome extends QuestionOutcome {
   /** A NegRiskOperator's questionId: Gamma's `questionID` of the market. */
   neg_risk_question_id: Hex | null;
 }
+/** A subject's state (an outcome or `none`) with the ids of its markets. */
+export type IndexedSubject = SubjectState & MarketIds;
+export type IndexedOutcome = QuestionOutcome & MarketIds;
 
 const conditionIdOf = (oracle: Address, questionId: Hex) =>
   keccak256(encodePacked(["address", "bytes32", "uint256"], [getAddress(oracle), questionId, 2n]));
 
 /** The outcomes standing at `polygonBlock`, with the ids of their markets. */
 export async function readQuestionOutcomes(ctx: OracleContext, polygonBlock: bigint): Promise<IndexedOutcome[]> {
+  return (await readOutcomeSubjects(ctx, polygonBlock)).filter((s): s is IndexedOutcome => s.status !== "none");
+}
+
+/** Every subject with an outcome event at `polygonBlock`: its outcome, or `none` when it was lifted or never set. */
+export async function readOutcomeSubjects(ctx: OracleContext, polygonBlock: bigint): Promise<IndexedSubject[]> {
   const { config } = ctx;
   const db = await ctx.db();
   const from = config.optimisticOraclesFromBlock;
@@ -42,23 +57,28 @@ export async function readQuestionOutcomes(ctx: OracleContext, polygonBlock: big
   ]);
   const byTopic = new Map([...requesterEvents, ...operatorEvents].map((e) => [toEventSelector(e).toLowerCase(), e.name]));
   const resets = ownLogs.filter((l) => /Reset$/.test(byTopic.get(l.topics[0].toLowerCase()) ?? ""));
-  const disputeTxs = await disputeTransactions(ctx, resets.map((l) => l.transactionHash));
-  const toLog = (contract: OutcomeContract) => (l: StoredLog): OutcomeLog => {
-    const event = byTopic.get(l.topics[0].toLowerCase()) ?? "";
-    return {
-      contract,
-      address: l.address,
-      event,
-      id: l.topics[1],
-      blockNumber: l.blockNumber,
-      logIndex: l.logIndex,
-      txHash: l.transactionHash,
-      at: l.blockTimestamp,
-      // The reset of a first dispute runs in the dispute's own transaction (OptimisticOracleV2.disputePriceFor calls
-      // the requester's priceDisputed after DisputePrice): that one is the dispute row's, not an outcome of its own.
-      inDispute: event.endsWith("Reset") && disputeTxs.has(`${lower(l.transactionHash)}:${lower(l.address)}`),
+  const disputeTxs = await disputeTransactions(
+    ctx,
+    resets.map((l) => l.transactionHash),
+  );
+  const toLog =
+    (contract: OutcomeContract) =>
+    (l: StoredLog): OutcomeLog => {
+      const event = byTopic.get(l.topics[0].toLowerCase()) ?? "";
+      return {
+        contract,
+        address: l.address,
+        event,
+        id: l.topics[1],
+        blockNumber: l.blockNumber,
+        logIndex: l.logIndex,
+        txHash: l.transactionHash,
+        at: l.blockTimestamp,
+        // The reset of a first dispute runs in the dispute's own transaction (OptimisticOracleV2.disputePriceFor calls
+        // the requester's priceDisputed after DisputePrice): that one is the dispute row's, not an outcome of its own.
+        inDispute: event.endsWith("Reset") && disputeTxs.has(`${lower(l.transactionHash)}:${lower(l.address)}`),
+      };
     };
-  };
   const logs = [
     ...ownLogs.map((l) => toLog(sports && lower(l.address) === sports ? "UmaSportsOracle" : "UmaCtfAdapter")(l)),
     ...operatorLogs.map(toLog("NegRiskOperator")),
@@ -68,10 +88,10 @@ export async function readQuestionOutcomes(ctx: OracleContext, polygonBlock: big
     const game = lower(l.topics[2]);
     gameConditions.set(game, [...(gameConditions.get(game) ?? []), l.topics[3]]);
   }
-  return foldOutcomes(logs).map((o) => withMarketIds(o, ctx, gameConditions));
+  return foldSubjects(logs).map((o) => withMarketIds(o, ctx, gameConditions));
 }
 
-function withMarketIds(o: QuestionOutcome, ctx: OracleContext, gameConditions: Map<string, Hex[]>): IndexedOutcome {
+function withMarketIds(o: SubjectState, ctx: OracleContext, gameConditions: Map<string, Hex[]>): IndexedSubject {
   const base = { ...o, condition_ids: [] as Hex[], neg_risk_request_id: null, neg_risk_question_id: null };
   switch (o.subject) {
     case "question":

@@ -56,7 +56,6 @@ export const QuestionOutcomeSchema = z
   })
   .meta({ id: "QuestionOutcome" });
 
-
 export const MarketResolutionSchema = z
   .object({
     status: RESOLUTION_STATUS.describe(

@@ -5,7 +5,7 @@
 // Read from the database only, like the proposals (no upstream read for a long history).
 import type { Db } from "@/lib/db/client";
 import { decidingOutcome } from "@/lib/oracle/outcome-fold";
-import { type IndexedOutcome, type OutcomeView, outcomeView } from "@/lib/oracle/outcomes";
+import { type IndexedOutcome, type IndexedSubject, type OutcomeView, outcomeView } from "@/lib/oracle/outcomes";
 import { marketsByConditionIds, type StoredMarket } from "./market-store";
 
 export interface OutcomeOfMarket {
@@ -20,7 +20,10 @@ export interface OutcomeOfMarket {
 const low = (s: string | null | undefined) => (s ? s.toLowerCase() : null);
 
 /** Whether the outcome concerns this market, by any of the ids it carries. */
-export function outcomeConcerns(o: IndexedOutcome, m: { condition_id: string; questionID?: string | null; negRiskRequestID?: string | null }) {
+export function outcomeConcerns(
+  o: IndexedSubject,
+  m: { condition_id: string; questionID?: string | null; negRiskRequestID?: string | null },
+) {
   const condition = m.condition_id.toLowerCase();
   return (
     o.condition_ids.some((c) => c.toLowerCase() === condition) ||
@@ -29,15 +32,24 @@ export function outcomeConcerns(o: IndexedOutcome, m: { condition_id: string; qu
   );
 }
 
-/** Each stored market one or more outcomes concern, keyed by lower-case condition id, with the one that decides. */
-export async function outcomesByMarket(db: Db, outcomes: readonly IndexedOutcome[]): Promise<Map<string, OutcomeOfMarket>> {
-  if (!outcomes.length) return new Map();
-  const markets = await marketsByConditionIds(
+/** The stored markets any of these subjects concern. */
+export function marketsOfSubjects(db: Db, subjects: readonly IndexedSubject[]): Promise<StoredMarket[]> {
+  return marketsByConditionIds(
     db,
-    [...new Set(outcomes.flatMap((o) => o.condition_ids))],
-    outcomes.flatMap((o) => (o.neg_risk_request_id ? [o.neg_risk_request_id] : [])),
-    outcomes.flatMap((o) => (o.neg_risk_question_id ? [o.neg_risk_question_id] : [])),
+    [...new Set(subjects.flatMap((o) => o.condition_ids))],
+    subjects.flatMap((o) => (o.neg_risk_request_id ? [o.neg_risk_request_id] : [])),
+    subjects.flatMap((o) => (o.neg_risk_question_id ? [o.neg_risk_question_id] : [])),
   );
+}
+
+/** Each stored market one or more outcomes concern, keyed by lower-case condition id, with the one that decides. */
+export async function outcomesByMarket(
+  db: Db,
+  outcomes: readonly IndexedOutcome[],
+  stored?: readonly StoredMarket[],
+): Promise<Map<string, OutcomeOfMarket>> {
+  if (!outcomes.length) return new Map();
+  const markets = stored ?? (await marketsOfSubjects(db, outcomes));
   const out = new Map<string, OutcomeOfMarket>();
   for (const market of markets) {
     const deciding = decidingOutcome(outcomes.filter((o) => outcomeConcerns(o, market)));

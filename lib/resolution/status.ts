@@ -164,7 +164,11 @@ const DVM_NAMES: Record<string, DvmStatusName> = {
  * yet but an earlier one was disputed (the adapter's reset) is `disputed` (or `voting` while the DVM votes on it).
  * Proposal fields come from the latest proposal, dispute fields from the latest dispute.
  */
-export function resolutionOf(requests: readonly QuestionRequest[], labels: OutcomeLabels | null, outcome: OutcomeView | null = null): Resolution {
+export function resolutionOf(
+  requests: readonly QuestionRequest[],
+  labels: OutcomeLabels | null,
+  outcome: OutcomeView | null = null,
+): Resolution {
   const byOracle = resolutionOfRequests(requests, labels, outcome?.status === "reset" ? outcome : null);
   // An admin's resolution, a flag or a pause stands over whatever the requests say: a flagged or paused question cannot
   // be resolved from the OO (UmaCtfAdapter.resolve reverts `Paused`; NegRiskOperator.resolveQuestion `OnlyNotFlagged`;
