@@ -122,7 +122,7 @@ async function disputeTransactions(ctx: OracleContext, txs: readonly Hex[]): Pro
     },
     select: { transactionHash: true, topics: true },
   });
-  return new Set(rows.map((r) => `${lower(r.transactionHash)}:${lower(`0x${(r.topics as string[])[1].slice(26)}`)}`));
+  return new Set(rows.map((r) => `${lower(r.transactionHash)}:${lower(`0x${r.topics[1].slice(26)}`)}`));
 }
 
 /** An outcome as the API shows it (a dispute's `question_outcome`, a market resolution's `outcome`). */

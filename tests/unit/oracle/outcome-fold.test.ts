@@ -5,12 +5,12 @@ import type { Address, Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import { decidingOutcome, foldOutcomes, foldSubjects, type OutcomeContract, type OutcomeLog } from "@/lib/oracle/outcome-fold";
 
-const ADAPTER = "0x157ce2d672854c848c9b79c49a8cc6cc89176a49" as Address;
-const OPERATOR = "0x71523d0f655b41e805cec45b17163f528b59b820" as Address;
-const SPORTS = "0xb21182d0494521cf45dbbeebb5a3acaab6d22093" as Address;
-const Q = `0x${"a1".repeat(32)}` as Hex;
-const GAME = `0x${"b2".repeat(32)}` as Hex;
-const MARKET = `0x${"c3".repeat(32)}` as Hex;
+const ADAPTER: Address = "0x157ce2d672854c848c9b79c49a8cc6cc89176a49";
+const OPERATOR: Address = "0x71523d0f655b41e805cec45b17163f528b59b820";
+const SPORTS: Address = "0xb21182d0494521cf45dbbeebb5a3acaab6d22093";
+const Q: Hex = `0x${"a1".repeat(32)}`;
+const GAME: Hex = `0x${"b2".repeat(32)}`;
+const MARKET: Hex = `0x${"c3".repeat(32)}`;
 
 let block = 100n;
 function log(contract: OutcomeContract, event: string, id: Hex = Q, extra: Partial<OutcomeLog> = {}): OutcomeLog {

@@ -1,6 +1,6 @@
 // A market's resolution and the stream's question-level transitions when the question's own contracts decide outside
 // the vote (lib/resolution/status.ts, lib/resolution/outcome-transitions.ts; docs/resolution.md "Status").
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
 import type { OutcomeView } from "@/lib/oracle/outcomes";
 import { diffOutcomes, type QuestionFacts, questionKey } from "@/lib/resolution/outcome-transitions";
@@ -12,10 +12,10 @@ const YES_NO = { p2: "Yes", p1: "No" };
 const outcome = (status: OutcomeView["status"], at: number, contract: OutcomeView["contract"] = "UmaCtfAdapter"): OutcomeView => ({
   status,
   contract,
-  address: "0x157Ce2d672854c848c9b79C49a8Cc6cc89176a49" as Address,
+  address: "0x157Ce2d672854c848c9b79C49a8Cc6cc89176a49",
   event: "QuestionFlagged",
   at: iso(at),
-  tx_hash: `0x${"77".repeat(32)}` as Hex,
+  tx_hash: `0x${"77".repeat(32)}`,
 });
 const proposal: QuestionRequest = {
   requestedAt: T0,
@@ -75,7 +75,8 @@ describe("a market's resolution with an outcome outside the vote", () => {
 });
 
 describe("question-level transitions", () => {
-  const subject = { kind: "question" as const, address: "0x157Ce2d672854c848c9b79C49a8Cc6cc89176a49", id: `0x${"a1".repeat(32)}` as Hex };
+  const id: Hex = `0x${"a1".repeat(32)}`;
+  const subject = { kind: "question" as const, address: "0x157Ce2d672854c848c9b79C49a8Cc6cc89176a49", id };
   const facts = { block_number: 10, polygon_block_number: 20, as_of: iso(T0 + 1000) };
   const question = (status: QuestionFacts["status"], at: number): QuestionFacts => ({
     key: questionKey(subject),
