@@ -57,7 +57,9 @@ export const polygonEvents = {
   settle: eventsOf(optimisticOracleV2Abi, ["Settle"]),
   priceRequestBridged: eventsOf(oracleChildTunnelAbi, ["PriceRequestBridged"]),
   questionReset: eventsOf(umaCtfAdapterAbi, ["QuestionReset"]),
-  /** Every event of the adapters the scan keeps: their outcomes outside the vote (lib/oracle/outcomes.ts). */
+  /** The adapters' events scanned with the Optimistic Oracles since 2026-11 (the reset on a dispute, the resolutions). */
+  adapterResets: eventsOf(umaCtfAdapterAbi, ["QuestionReset", "QuestionResolved", "QuestionManuallyResolved"]),
+  /** Every event of the adapters: their outcomes outside the vote (lib/oracle/outcomes.ts). */
   adapterOutcomes: eventsOf(
     umaCtfAdapterAbi,
     umaCtfAdapterAbi.map((e) => e.name),
@@ -85,32 +87,55 @@ export function votingScan(config: OracleConfig): ScanTarget {
 }
 
 /**
- * Proposals, disputes and settlements on the Polygon Optimistic Oracles, the child tunnel's bridged requests, the
- * Polymarket adapters' own outcomes (reset, resolved, flagged, paused, resolved by the admin) and the NegRiskOperators'
- * flags and emergency resolutions, in one scan (ProposePrice and Settle are kept for Polymarket's requesters only, as
- * rows of oracle_requests). The adapters' addresses are the configured requesters. `-r3`: the outcomes outside the
- * vote came in 2026-11, so a database upgraded in place rescans Polygon once to find the older ones.
+ * Proposals, disputes and settlements on the Polygon Optimistic Oracles, the child tunnel's bridged requests and the
+ * Polymarket adapters' reset and resolutions, in one scan (ProposePrice and Settle are kept for Polymarket's requesters
+ * only, as rows of oracle_requests). The adapters' addresses are the configured requesters.
  */
 export function polygonScan(config: OracleConfig): ScanTarget {
   return {
-    name: "oov2-r3",
+    name: "oov2-r2",
     chain: "polygon",
-    addresses: [...config.optimisticOracles, config.childTunnel, ...requesterAddresses(config), ...config.negRiskOperators],
+    addresses: [...config.optimisticOracles, config.childTunnel, ...requesterAddresses(config)],
     events: [
       ...polygonEvents.proposePrice,
       ...polygonEvents.disputePrice,
       ...polygonEvents.settle,
       ...polygonEvents.priceRequestBridged,
-      ...polygonEvents.adapterOutcomes,
-      ...polygonEvents.operatorOutcomes,
-      // The sports oracle (one of the requesters): its markets per game, its reset on a first dispute, its outcomes.
+      ...polygonEvents.adapterResets,
+      // The sports oracle (one of the requesters): its markets per game, and its reset on a first dispute.
       ...polygonEvents.marketCreated,
       ...polygonEvents.gameReset,
+    ],
+    fromBlock: config.optimisticOraclesFromBlock,
+    needsTimestamp: true,
+  };
+}
+
+/**
+ * The outcomes outside the vote the scan above does not read (docs/oracle-facts.md, "Outcomes outside the vote"): the
+ * adapters' flags, pauses and v2 / v3.1 emergency resolutions, the NegRiskOperators' flags and emergency resolutions,
+ * the sports oracle's game and market states. Its own scan (its own cursor, from the start block): a database built
+ * before them scans only these from the start, not the Optimistic Oracles' history again.
+ */
+export function outcomesScan(config: OracleConfig): ScanTarget {
+  const scanned = new Set(polygonEvents.adapterResets.map((e) => e.name));
+  return {
+    name: "polymarket-outcomes",
+    chain: "polygon",
+    addresses: [...requesterAddresses(config), ...config.negRiskOperators],
+    events: [
+      ...polygonEvents.adapterOutcomes.filter((e) => !scanned.has(e.name)),
+      ...polygonEvents.operatorOutcomes,
       ...polygonEvents.sportsOutcomes,
     ],
     fromBlock: config.optimisticOraclesFromBlock,
     needsTimestamp: true,
   };
+}
+
+/** The scans of a chain, in the order a pass runs them. */
+export function chainScans(config: OracleConfig, chain: ChainName): ScanTarget[] {
+  return chain === "ethereum" ? [votingScan(config)] : [polygonScan(config), outcomesScan(config)];
 }
 
 /** The Polymarket requesters (the adapters) as addresses, sorted so the scan's cursor id does not depend on order. */

@@ -1,5 +1,5 @@
 // Outcomes outside the vote, read from the index: the adapters', the NegRiskOperators' and the sports oracle's own
-// events (scanned on Polygon with the Optimistic Oracles, lib/oracle/context.ts polygonScan), folded per question
+// events (scanned on Polygon, lib/oracle/context.ts polygonScan and outcomesScan), folded per question
 // (lib/oracle/outcome-fold.ts), each with the ids that tie it to its markets. Read from the database only.
 import { type Address, encodePacked, getAddress, type Hex, keccak256, toEventSelector } from "viem";
 import { CHAIN_IDS } from "./clients";
