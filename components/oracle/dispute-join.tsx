@@ -7,9 +7,9 @@ import type { DisputeDetail } from "@/lib/queries/types";
 type Dispute = DisputeDetail;
 
 const JOINED_BY: Record<string, string> = {
-  question_id: "its questionID (Gamma `questionID`)",
-  condition_id: "its condition: keccak256(adapter, questionID, 2)",
-  neg_risk_request_id: "the neg-risk request id (Gamma `negRiskRequestID`)",
+  question_id: "its questionID (Gamma's questionID)",
+  condition_id: "its condition id, keccak256(adapter, questionID, 2)",
+  neg_risk_request_id: "its neg-risk request id (Gamma's negRiskRequestID)",
   neg_risk_operator: "the NegRiskOperator's question",
   sports_game: "the sports game's markets",
 };
