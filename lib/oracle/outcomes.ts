@@ -1,7 +1,7 @@
 // Outcomes outside the vote, read from the index: the adapters', the NegRiskOperators' and the sports oracle's own
 // events (scanned on Polygon, lib/oracle/context.ts polygonScan and outcomesScan), folded per question
 // (lib/oracle/outcome-fold.ts), each with the ids that tie it to its markets. Read from the database only.
-import { type Address, encodePacked, getAddress, type Hex, keccak256, toEventSelector } from "viem";
+import { type AbiEvent, type Address, encodePacked, getAddress, type Hex, keccak256, toEventSelector } from "viem";
 import { CHAIN_IDS } from "./clients";
 import { LEGACY_NEG_RISK_ADAPTER } from "./config";
 import { type OracleContext, polygonEvents, requesterAddresses } from "./context";
@@ -50,11 +50,22 @@ export async function readOutcomeSubjects(ctx: OracleContext, polygonBlock: bigi
     ...polygonEvents.adapterOutcomes.filter((e) => e.name === "QuestionFlagged" || e.name === "QuestionUnflagged"),
     ...polygonEvents.operatorOutcomes,
   ];
-  const [ownLogs, operatorLogs, marketLogs] = await Promise.all([
-    readLogs(db, "polygon", requesters, requesterEvents, from, polygonBlock),
+  // The ordinary resolutions (every question the oracle resolved: by far the most logs) only matter to a question that
+  // has an event of its own outside the vote: they are read for those questions only.
+  const ordinary = requesterEvents.filter((e) => ORDINARY.has(e.name));
+  const [signalLogs, operatorLogs, marketLogs] = await Promise.all([
+    readLogs(
+      db,
+      "polygon",
+      requesters,
+      requesterEvents.filter((e) => !ORDINARY.has(e.name)),
+      from,
+      polygonBlock,
+    ),
     config.negRiskOperators.length ? readLogs(db, "polygon", config.negRiskOperators, operatorEvents, from, polygonBlock) : [],
     sports ? readLogs(db, "polygon", [getAddress(sports)], polygonEvents.marketCreated, from, polygonBlock) : [],
   ]);
+  const ownLogs = [...signalLogs, ...(await logsOfSubjects(ctx, requesters, ordinary, signalLogs, from, polygonBlock))];
   const byTopic = new Map([...requesterEvents, ...operatorEvents].map((e) => [toEventSelector(e).toLowerCase(), e.name]));
   const resets = ownLogs.filter((l) => /Reset$/.test(byTopic.get(l.topics[0].toLowerCase()) ?? ""));
   const disputeTxs = await disputeTransactions(
@@ -108,6 +119,44 @@ function withMarketIds(o: SubjectState, ctx: OracleContext, gameConditions: Map<
       // UmaSportsOracle._prepareMarket: keccak256(abi.encodePacked(address(this), marketId, uint256(2))).
       return { ...base, condition_ids: [conditionIdOf(o.address, o.id)] };
   }
+}
+
+/** The requester events that only ever end an outcome: the oracle's own resolution of a question or a game. */
+const ORDINARY = new Set(["QuestionResolved", "GameSettled"]);
+
+/** `events` of the subjects (first indexed topic) that `logs` name, as readLogs gives them. */
+async function logsOfSubjects(
+  ctx: OracleContext,
+  addresses: readonly Address[],
+  events: readonly AbiEvent[],
+  logs: readonly StoredLog[],
+  from: bigint,
+  to: bigint,
+): Promise<StoredLog[]> {
+  const ids = [...new Set(logs.map((l) => l.topics[1]))];
+  if (!ids.length || !events.length) return [];
+  const db = await ctx.db();
+  const rows = await db.oracleLog.findMany({
+    where: {
+      chainId: CHAIN_IDS.polygon,
+      address: { in: addresses.map((a) => a.toLowerCase()) },
+      topic0: { in: events.map((e) => toEventSelector(e)) },
+      blockNumber: { gte: from, lte: to },
+      // topics[0] is the signature, so an id can only match an indexed argument; the fold keys by topics[1].
+      topics: { hasSome: ids },
+    },
+  });
+  return rows
+    .filter((r) => ids.includes(r.topics[1] as Hex))
+    .map((r) => ({
+      blockNumber: r.blockNumber,
+      logIndex: r.logIndex,
+      address: r.address as Address,
+      transactionHash: r.transactionHash as Hex,
+      topics: r.topics as Hex[],
+      data: r.data as Hex,
+      blockTimestamp: r.blockTimestamp,
+    }));
 }
 
 /** `<tx>:<requester>` of the DisputePrice logs among these transactions (the requester is DisputePrice's first topic). */

@@ -3,7 +3,8 @@
 //   - the sports oracle: a disputed game paused and emergency-settled by the admin, one of its markets paused and
 //     emergency-resolved, a second game canceled by the OO's canceled value through the settle callback;
 //   - the v4 adapter (Managed OOv2): a question flagged, then resolved manually after the safety period;
-//   - a NegRiskOperator's flag lifted again (unflagQuestion).
+//   - a NegRiskOperator's flag lifted again (unflagQuestion);
+//   - an admin's reset, standing until the new request is proposed and resolved through the oracle (QuestionResolved).
 // Each shows on the dispute row (`question_outcome`), in the index's outcomes with its markets' ids, and as one
 // question-level `resolution` stream transition.
 import { type Address, encodePacked, type Hex, keccak256, stringToHex, type TransactionReceipt } from "viem";
@@ -18,9 +19,9 @@ import { getOracleDisputes } from "@/lib/oracle/service";
 import { publishResolutionTransitions } from "@/lib/resolution/push";
 import { type LocalChains, startLocalChains } from "@/sim/chain";
 import { compileContracts } from "@/sim/chain/compile";
-import { polymarketAncillary, SPORTS_ORACLE, UMA_CTF_ADAPTER_V4 } from "@/sim/chain/seed";
+import { POLYMARKET_ADAPTERS, polymarketAncillary, SPORTS_ORACLE, UMA_CTF_ADAPTER_V4 } from "@/sim/chain/seed";
 import { freshDb } from "./helpers";
-import { driver } from "@/tests/helpers/chain-driver";
+import { driver, ONE, YES_OR_NO } from "@/tests/helpers/chain-driver";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
@@ -136,5 +137,38 @@ describe("outcomes outside the vote on the local chains", { shuffle: false }, ()
     expect(gameEvent).toMatchObject({ dispute_id: row.id, from: null, outcome: { contract: "UmaSportsOracle" } });
     // Published once: the next run finds nothing new.
     expect((await publishResolutionTransitions(ctx)).transitions.filter((t) => t.scope === "question")).toEqual([]);
+  });
+
+  it("an admin's reset stands until the question resolves through the oracle, then is lifted (none) on the stream", async () => {
+    const A = artifacts.MockUmaCtfAdapter.abi;
+    const OO = artifacts.MockOptimisticOracleV2.abi;
+    const oo = chains.addresses.optimisticOracleV2;
+    const adapter = POLYMARKET_ADAPTERS[0];
+    const question = polymarketAncillary("Will the admin's reset be lifted?", "Outcomes test.");
+    const questionId = keccak256(question);
+    const initialized = await blockTime(await poly.send(adapter, A, "seedInitialize", [question, someone(6), 0n]));
+    // Later than the first request: the new one is asked at the reset's block time (an OO request is unique per time).
+    await poly.advanceTo(initialized + 30n);
+    const reset = await poly.send(adapter, A, "reset", [questionId]);
+    const asked = await blockTime(reset);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    const subjectOf = async () =>
+      (await readOutcomeSubjects(ctx, (await poly.pub.getBlock()).number)).find((s) => s.subject === "question" && s.id === questionId);
+    expect(await subjectOf()).toMatchObject({ status: "reset", event: "QuestionReset", tx_hash: reset.transactionHash });
+    const transitionsOf = async () =>
+      (await publishResolutionTransitions(ctx)).transitions.filter(
+        (t): t is Extract<typeof t, { scope: "question" }> => t.scope === "question" && t.question_id === questionId,
+      );
+    expect((await transitionsOf()).map((t) => t.transition)).toEqual(["reset"]);
+
+    // The new request (asked at the reset's block time) is proposed, not disputed, and resolved: QuestionResolved.
+    await poly.advanceTo(asked + 60n);
+    await poly.send(oo, OO, "seedProposePrice", [adapter, someone(7), YES_OR_NO, asked, question, ONE]);
+    await poly.advanceTo(asked + 60n + 7300n);
+    await poly.send(adapter, A, "resolve", [questionId]);
+    expect((await runIndexerPass(ctx)).status).toBe("ok");
+    expect(await subjectOf()).toMatchObject({ status: "none", event: "QuestionResolved" });
+    const lifted = await transitionsOf();
+    expect(lifted.map((t) => [t.from?.status, t.transition, t.outcome])).toEqual([["reset", "none", null]]);
   });
 });
