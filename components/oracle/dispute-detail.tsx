@@ -1,6 +1,7 @@
 "use client";
-// One dispute (GET /api/oracle/disputes/{id}): the market it decides, its price around the proposal and the dispute,
-// the DVM vote, the market's largest holders per side, and the voters who hold positions in it.
+// One dispute (GET /api/oracle/disputes/{id}): the market it decides and how it was joined (neg-risk operator, sports
+// game), its question's outcome outside the vote, its price around the proposal and the dispute, the DVM vote, the
+// market's largest holders per side, and the voters who hold positions in it.
 import Link from "next/link";
 import { TimeLineChart } from "@/components/charts/line-chart";
 import { DataTable, StatPanel } from "@/components/data-panel";
@@ -8,6 +9,7 @@ import { EmptyState, QueryNotice, SkeletonRows } from "@/components/ui";
 import { formatDateTime, formatInteger, formatProbability, formatTokens, formatUsd, shortAddress } from "@/lib/format";
 import type { DisputeDetail, Initial } from "@/lib/queries/types";
 import { useApi } from "@/lib/queries/use-api";
+import { DisputeJoin } from "./dispute-join";
 
 const VIA: Record<string, string> = { proxy: "proxy wallet", safe: "Safe", same_address: "same address" };
 
@@ -121,6 +123,7 @@ export function DisputeDetailView({ id, initial }: { id: string; initial: Initia
           </section>
         </div>
         <div className="col-side">
+          <DisputeJoin d={d} />
           <section className="panel" aria-labelledby="dispute-vote-title">
             <div className="panel-header">
               <h2 id="dispute-vote-title">Vote</h2>

@@ -48,24 +48,48 @@ export const oracleChildTunnelAbi = parseAbi([
 /**
  * Polymarket's UmaCtfAdapter (Polymarket/uma-ctf-adapter src/interfaces/IUmaCtfAdapter.sol): the outcomes it decides
  * outside the OO's own events. QuestionReset is emitted in the dispute's transaction when a first dispute resets the
- * question (UmaCtfAdapter.priceDisputed → _reset), and after a "too early" answer or an admin reset.
+ * question (UmaCtfAdapter.priceDisputed → _reset), and after a "too early" answer or an admin reset. The admin's
+ * resolution is QuestionEmergencyResolved in v2 and v3.1 (`emergencyResolve`, tags v2.0.0 / v3.1.0) and
+ * QuestionManuallyResolved in v4 (`resolveManually`, renamed in commit 358cda4); QuestionUnflagged exists from v3.1
+ * (docs/oracle-facts.md, "Outcomes outside the vote").
  */
 export const umaCtfAdapterAbi = parseAbi([
   "event QuestionReset(bytes32 indexed questionID)",
   "event QuestionResolved(bytes32 indexed questionID, int256 indexed settledPrice, uint256[] payouts)",
   "event QuestionManuallyResolved(bytes32 indexed questionID, uint256[] payouts)",
+  "event QuestionEmergencyResolved(bytes32 indexed questionID, uint256[] payouts)",
+  "event QuestionFlagged(bytes32 indexed questionID)",
+  "event QuestionUnflagged(bytes32 indexed questionID)",
+  "event QuestionPaused(bytes32 indexed questionID)",
+  "event QuestionUnpaused(bytes32 indexed questionID)",
 ]);
 
-/** Polymarket's NegRiskOperator (Polymarket/neg-risk-ctf-adapter src/NegRiskOperator.sol): what UMA's monitor reads. */
+/**
+ * Polymarket's NegRiskOperator (Polymarket/neg-risk-ctf-adapter src/NegRiskOperator.sol): what UMA's monitor reads, and
+ * the admin's flag and emergency resolution of a neg-risk question (keyed by the neg-risk questionId). Its
+ * QuestionFlagged / QuestionUnflagged share their topic with the adapter's (same signature): the emitting address
+ * tells them apart.
+ */
 export const negRiskOperatorAbi = parseAbi([
   "function questionIds(bytes32 requestId) view returns (bytes32)",
   "function nrAdapter() view returns (address)",
+  "event QuestionFlagged(bytes32 indexed questionId)",
+  "event QuestionUnflagged(bytes32 indexed questionId)",
+  "event QuestionEmergencyResolved(bytes32 indexed questionId, bool result)",
 ]);
 
 /** Polymarket's UmaSportsOracle (Polymarket/uma-sports-oracle src/interfaces/IUmaSportsOracle.sol). */
 export const umaSportsOracleAbi = parseAbi([
   "event MarketCreated(bytes32 indexed marketId, bytes32 indexed gameId, bytes32 indexed conditionId, uint8 marketType, uint8 underdog, uint256 line)",
   "event GameReset(bytes32 indexed gameId)",
+  "event GameSettled(bytes32 indexed gameId, uint256 indexed home, uint256 indexed away)",
+  "event GameEmergencySettled(bytes32 indexed gameId, uint256 indexed home, uint256 indexed away)",
+  "event GameCanceled(bytes32 indexed gameId)",
+  "event GamePaused(bytes32 indexed gameId)",
+  "event GameUnpaused(bytes32 indexed gameId)",
+  "event MarketPaused(bytes32 indexed marketId)",
+  "event MarketUnpaused(bytes32 indexed marketId)",
+  "event MarketEmergencyResolved(bytes32 indexed marketId, uint256[] payouts)",
 ]);
 
 /** VotingV2 events the mainnet scan collects, in one eth_getLogs per block range (topic0 OR-list). */

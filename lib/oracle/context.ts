@@ -2,7 +2,15 @@
 // default (from lib/env.ts); tests build their own to point at a local chain or a dead RPC.
 import { type AbiEvent, type Address, BaseError, getAddress, RpcRequestError } from "viem";
 import { type Db, getDb } from "@/lib/db/client";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, umaSportsOracleAbi, VOTING_SCAN_EVENTS, votingV2Abi } from "./abi";
+import {
+  negRiskOperatorAbi,
+  optimisticOracleV2Abi,
+  oracleChildTunnelAbi,
+  umaCtfAdapterAbi,
+  umaSportsOracleAbi,
+  VOTING_SCAN_EVENTS,
+  votingV2Abi,
+} from "./abi";
 import { type ChainName, createOracleClients, type OracleClients } from "./clients";
 import { type OracleConfig, oracleConfigFromEnv } from "./config";
 import { onChain, toUpstreamError } from "./errors";
@@ -49,9 +57,22 @@ export const polygonEvents = {
   settle: eventsOf(optimisticOracleV2Abi, ["Settle"]),
   priceRequestBridged: eventsOf(oracleChildTunnelAbi, ["PriceRequestBridged"]),
   questionReset: eventsOf(umaCtfAdapterAbi, ["QuestionReset"]),
-  adapterOutcomes: eventsOf(umaCtfAdapterAbi, ["QuestionReset", "QuestionResolved", "QuestionManuallyResolved"]),
+  /** The adapters' events scanned with the Optimistic Oracles since 2026-11 (the reset on a dispute, the resolutions). */
+  adapterResets: eventsOf(umaCtfAdapterAbi, ["QuestionReset", "QuestionResolved", "QuestionManuallyResolved"]),
+  /** Every event of the adapters: their outcomes outside the vote (lib/oracle/outcomes.ts). */
+  adapterOutcomes: eventsOf(
+    umaCtfAdapterAbi,
+    umaCtfAdapterAbi.map((e) => e.name),
+  ),
+  /** The NegRiskOperators' flag and emergency resolution (QuestionFlagged's topic is the adapter's too). */
+  operatorOutcomes: eventsOf(negRiskOperatorAbi, ["QuestionEmergencyResolved"]),
   gameReset: eventsOf(umaSportsOracleAbi, ["GameReset"]),
   marketCreated: eventsOf(umaSportsOracleAbi, ["MarketCreated"]),
+  /** The sports oracle's outcomes outside the vote (settled, emergency-settled, canceled, paused; GameReset above). */
+  sportsOutcomes: eventsOf(
+    umaSportsOracleAbi,
+    umaSportsOracleAbi.map((e) => e.name).filter((n) => n !== "MarketCreated" && n !== "GameReset"),
+  ),
 };
 
 /** One scan of VotingV2 serves every endpoint: stakers, reveals, requests, rolls and resolutions. */
@@ -67,8 +88,8 @@ export function votingScan(config: OracleConfig): ScanTarget {
 
 /**
  * Proposals, disputes and settlements on the Polygon Optimistic Oracles, the child tunnel's bridged requests and the
- * Polymarket adapters' own outcomes (reset, resolved, manually resolved), in one scan (ProposePrice and Settle are kept
- * for Polymarket's requesters only, as rows of oracle_requests). The adapters' addresses are the configured requesters.
+ * Polymarket adapters' reset and resolutions, in one scan (ProposePrice and Settle are kept for Polymarket's requesters
+ * only, as rows of oracle_requests). The adapters' addresses are the configured requesters.
  */
 export function polygonScan(config: OracleConfig): ScanTarget {
   return {
@@ -80,7 +101,7 @@ export function polygonScan(config: OracleConfig): ScanTarget {
       ...polygonEvents.disputePrice,
       ...polygonEvents.settle,
       ...polygonEvents.priceRequestBridged,
-      ...polygonEvents.adapterOutcomes,
+      ...polygonEvents.adapterResets,
       // The sports oracle (one of the requesters): its markets per game, and its reset on a first dispute.
       ...polygonEvents.marketCreated,
       ...polygonEvents.gameReset,
@@ -88,6 +109,33 @@ export function polygonScan(config: OracleConfig): ScanTarget {
     fromBlock: config.optimisticOraclesFromBlock,
     needsTimestamp: true,
   };
+}
+
+/**
+ * The outcomes outside the vote the scan above does not read (docs/oracle-facts.md, "Outcomes outside the vote"): the
+ * adapters' flags, pauses and v2 / v3.1 emergency resolutions, the NegRiskOperators' flags and emergency resolutions,
+ * the sports oracle's game and market states. Its own scan (its own cursor, from the start block): a database built
+ * before them scans only these from the start, not the Optimistic Oracles' history again.
+ */
+export function outcomesScan(config: OracleConfig): ScanTarget {
+  const scanned = new Set(polygonEvents.adapterResets.map((e) => e.name));
+  return {
+    name: "polymarket-outcomes",
+    chain: "polygon",
+    addresses: [...requesterAddresses(config), ...config.negRiskOperators],
+    events: [
+      ...polygonEvents.adapterOutcomes.filter((e) => !scanned.has(e.name)),
+      ...polygonEvents.operatorOutcomes,
+      ...polygonEvents.sportsOutcomes,
+    ],
+    fromBlock: config.optimisticOraclesFromBlock,
+    needsTimestamp: true,
+  };
+}
+
+/** The scans of a chain, in the order a pass runs them. */
+export function chainScans(config: OracleConfig, chain: ChainName): ScanTarget[] {
+  return chain === "ethereum" ? [votingScan(config)] : [polygonScan(config), outcomesScan(config)];
 }
 
 /** The Polymarket requesters (the adapters) as addresses, sorted so the scan's cursor id does not depend on order. */

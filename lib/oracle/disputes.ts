@@ -51,6 +51,7 @@ import {
 } from "./lifecycle";
 import { boundedMulticall, type CallOutcome, required } from "./multicall";
 import { type NegRiskLink, readNegRiskLinks, type SportsLink, sportsLink } from "./market-links";
+import { disputeOutcome, outcomesByKey, type OutcomeView, readQuestionOutcomes } from "./outcomes";
 import { knownStates, recordStates } from "./request-state";
 import { readSnapshot } from "./snapshots";
 import type { ChainHead } from "./scan";
@@ -92,6 +93,11 @@ export interface DisputedAssertion {
    * again with a new request). The market then resolves from that new request; this dispute's vote decides the bonds.
    */
   question_reset: boolean;
+  /**
+   * What the question's own contracts decided outside the vote and still stands (an admin's resolution, a flag, a
+   * pause, a reset outside a dispute: lib/oracle/outcome-fold.ts), else null. The row's `status` stays its request's.
+   */
+  question_outcome: OutcomeView | null;
   requester: Address;
   proposer: Address | null;
   disputer: Address | null;
@@ -388,6 +394,7 @@ function toDisputedAssertion(row: Row, states: ContractStates, rollCounts: Map<s
     dvm_status: dvmState ? dvmStatusEnumName(Number(dvmState.status)) : null,
     roll_count: row.dvm ? actualRollCount(row.dvm, dvmState, states.currentRoundId, rollCounts.get(dvmId!)) : 0,
     question_reset: row.reset,
+    question_outcome: null,
     requester: getAddress(row.requester),
     proposer: o ? getAddress(o.args.proposer) : null,
     disputer: o ? getAddress(o.args.disputer) : null,
@@ -440,7 +447,11 @@ export async function loadDisputes(
     sportsMarkets: sources.sportsMarkets,
     sportsOracle: ctx.config.sportsOracle,
   };
-  const disputes = rows.map((row) => toDisputedAssertion(row, states, rollCounts, links)).filter((d): d is DisputedAssertion => d !== null);
+  const outcomes = outcomesByKey(await readQuestionOutcomes(ctx, blocks.polygon));
+  const disputes = rows
+    .map((row) => toDisputedAssertion(row, states, rollCounts, links))
+    .filter((d): d is DisputedAssertion => d !== null)
+    .map((d) => ({ ...d, question_outcome: disputeOutcome(outcomes, d) }));
   // Newest dispute first; rows without a known dispute time (legacy mainnet-only) last.
   disputes.sort((a, b) => (b.disputed_at ?? "").localeCompare(a.disputed_at ?? ""));
   return {

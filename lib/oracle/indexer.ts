@@ -11,7 +11,7 @@ import { ApiError } from "@/lib/api/errors";
 import { errorFields, log } from "@/lib/log";
 import { repeatEvery } from "@/lib/loop";
 import type { ChainName } from "./clients";
-import { indexedHead, type OracleContext, polygonScan, votingScan } from "./context";
+import { chainScans, indexedHead, type OracleContext } from "./context";
 import { markExpired, repairManagedExpired } from "./derived";
 import { loadDisputes } from "./disputes";
 import { toUpstreamError } from "./errors";
@@ -84,7 +84,15 @@ async function indexChain(ctx: OracleContext, chain: ChainName): Promise<ChainOu
       result.rewound_to = Number(rewound);
       log.warn("oracle indexer: reorg detected, cursors rewound", { chain, rewound_to: Number(rewound) });
     }
-    const scan = await advanceScan(ctx, chain === "ethereum" ? votingScan(ctx.config) : polygonScan(ctx.config), head.number);
+    // Polygon has two scans (the Optimistic Oracles', the outcomes outside the vote): the chain is scanned as far as both.
+    const scans = [];
+    for (const target of chainScans(ctx.config, chain)) scans.push(await advanceScan(ctx, target, head.number));
+    const scan = scans.reduce((a, b) => ({
+      scannedTo: a.scannedTo < b.scannedTo ? a.scannedTo : b.scannedTo,
+      head: a.head,
+      complete: a.complete && b.complete,
+      progress: Math.min(a.progress, b.progress),
+    }));
     Object.assign(result, {
       scanned_to: Number(scan.scannedTo),
       backfill_progress: scan.progress,

@@ -3,6 +3,7 @@
 // reads their inferred types. They live here, below both, so the service never imports an API contract.
 import { z } from "zod";
 import { DVM_STATUSES, OO_STATES } from "@/lib/oracle/lifecycle";
+import { QUESTION_OUTCOMES } from "@/lib/oracle/outcome-fold";
 import { RESOLUTION_STATUSES } from "@/lib/resolution/status";
 
 /** How `change` is computed; repeated in the descriptions of every endpoint that reports changes. */
@@ -40,10 +41,25 @@ export const CategorySchema = z
 
 const RESOLUTION_STATUS = z.enum(RESOLUTION_STATUSES);
 
+export const QuestionOutcomeSchema = z
+  .object({
+    status: z
+      .enum(QUESTION_OUTCOMES)
+      .describe(
+        "reset: the adapter asked again outside a dispute (an admin's `reset`, or `resolve` on the DVM's too-early price), in force until the question resolves; flagged: flagged by the admin for a manual resolution (UmaCtfAdapter.flag, which also pauses; NegRiskOperator.flagQuestion); paused: resolution paused by the admin (UmaCtfAdapter.pause; UmaSportsOracle.pauseGame / pauseMarket); manually_resolved: resolved with the admin's payouts (UmaCtfAdapter v4 `resolveManually`); emergency_resolved: the same in the v2 / v3.1 adapters (`emergencyResolve`), NegRiskOperator.emergencyResolveQuestion, UmaSportsOracle.emergencyResolveMarket; emergency_settled: a game's scores set by the admin (UmaSportsOracle.emergencySettleGame); canceled: the game was canceled (the OO's canceled value, UmaSportsOracle._cancelGame). Sources: docs/oracle-facts.md",
+      ),
+    contract: z.enum(["UmaCtfAdapter", "NegRiskOperator", "UmaSportsOracle"]).describe("The contract whose event decided it"),
+    address: z.string().describe("That contract's address (EIP-55)"),
+    event: z.string().describe("The event, e.g. QuestionManuallyResolved"),
+    at: isoTime.nullable().describe("Block time of the event"),
+    tx_hash: z.string(),
+  })
+  .meta({ id: "QuestionOutcome" });
+
 const MarketResolutionSchema = z
   .object({
     status: RESOLUTION_STATUS.describe(
-      "From our own oracle index (UMA's proposals, disputes and settlements of Polymarket's requests joined to markets, docs/resolution.md): `proposed` a proposal in its liveness window (on the Managed OOv2: until a resolver settles it, disputable past liveness), `disputed` waiting for the DVM (or re-asked after the adapter's reset), `queued` on the DVM for a later round (VotingV2 `Future`), `voting` up for vote this round, `dvm_resolved` the DVM has a price not yet bridged back to Polygon, `expired` an undisputed legacy-OOv2 proposal past liveness (OO `Expired`), `resolved` the OO has the DVM's price (OO `Resolved`), `deleted` the dispute's DVM request was deleted past maxRolls (the OO request stays `Disputed`), `settled` the Optimistic Oracle request is settled (its Settle log); `none` no proposal indexed",
+      "From our own oracle index (UMA's proposals, disputes and settlements of Polymarket's requests joined to markets, docs/resolution.md): `proposed` a proposal in its liveness window (on the Managed OOv2: until a resolver settles it, disputable past liveness), `disputed` waiting for the DVM (or re-asked after the adapter's reset), `queued` on the DVM for a later round (VotingV2 `Future`), `voting` up for vote this round, `dvm_resolved` the DVM has a price not yet bridged back to Polygon, `expired` an undisputed legacy-OOv2 proposal past liveness (OO `Expired`), `resolved` the OO has the DVM's price (OO `Resolved`), `deleted` the dispute's DVM request was deleted past maxRolls (the OO request stays `Disputed`), `settled` the Optimistic Oracle request is settled (its Settle log); `none` no proposal indexed. Decided outside the vote (the question's own contracts, `outcome` names the event): `reset` also after an admin's reset or a too-early answer (a new request not proposed yet), `flagged` flagged for a manual resolution, `paused` resolution paused, `manually_resolved` / `emergency_resolved` resolved with the admin's payouts (v4 adapter / v2-v3.1 adapters, NegRiskOperator, a sports market), `emergency_settled` a game's scores set by the admin, `canceled` a canceled game (docs/oracle-facts.md, \"Outcomes outside the vote\")",
     ),
     proposed_outcome: z
       .string()
@@ -62,6 +78,9 @@ const MarketResolutionSchema = z
       .enum(DVM_STATUSES)
       .nullable()
       .describe("UMA's VotingV2.RequestStatus of the market's latest dispute; null when none reached the DVM"),
+    outcome: QuestionOutcomeSchema.nullable().describe(
+      "The question's outcome outside the vote when it decides `status` (the contract, its event and the transaction), else null",
+    ),
   })
   .meta({ id: "MarketResolution" });
 

@@ -8,6 +8,7 @@ import type { Hex } from "viem";
 import { getDb } from "@/lib/db/client";
 import type { DisputesBody } from "@/lib/oracle/bodies";
 import { defaultOracleContext } from "@/lib/oracle/context";
+import { type IndexedOutcome, readQuestionOutcomes } from "@/lib/oracle/outcomes";
 import { type IndexedProposal, readIndexedProposals } from "@/lib/oracle/proposals";
 import { readSnapshot } from "@/lib/oracle/snapshots";
 import type { ResolutionEvent } from "./context";
@@ -17,6 +18,7 @@ import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { joinCache } from "./join-cache";
 import { type DisputeOfMarket, type ProposalOfMarket, resolutionsByConditionId } from "./market-status";
 import { marketsByConditionIds } from "./market-store";
+import { outcomesByMarket } from "./outcome-markets";
 import { NO_RESOLUTION, type Resolution, RESOLUTION_STATUSES, type ResolutionStatus } from "./status";
 import { isoFromSecondsOrNull } from "@/lib/oracle/time";
 
@@ -38,6 +40,7 @@ const joins = joinCache<[string, Omit<Resolution, "proposed_price">][]>("market-
 async function joinStored(
   disputes: readonly StoredDispute[],
   proposals: readonly IndexedProposal[],
+  outcomes: readonly IndexedOutcome[] = [],
 ): Promise<[string, Omit<Resolution, "proposed_price">][]> {
   const db = await getDb();
   const found = await marketsForDisputes(db, disputes);
@@ -80,8 +83,10 @@ async function joinStored(
       market: market ? { condition_id: market.condition_id, outcomes: market.outcomes } : null,
     };
   });
+  // The questions' outcomes outside the vote, on the markets the sampler stored.
+  const byMarket = await outcomesByMarket(db, outcomes);
   // proposed_price stays internal: the API's market `resolution` names the outcome in words.
-  return [...resolutionsByConditionId(joined, joinedProposals)].map(([key, { proposed_price: _price, ...rest }]) => [key, rest]);
+  return [...resolutionsByConditionId(joined, joinedProposals, byMarket)].map(([key, { proposed_price: _price, ...rest }]) => [key, rest]);
 }
 
 export async function marketResolutions(): Promise<MarketResolutions> {
@@ -93,8 +98,15 @@ export async function marketResolutions(): Promise<MarketResolutions> {
   }
   if (!snapshot) return { byConditionId: new Map(), known: false };
   const disputes = snapshot.body.data;
+  const ctx = defaultOracleContext();
+  // The outcomes as of the answer's Polygon block (an answer without one, stored by hand, has none).
+  const polygonBlock = snapshot.body.meta.polygon_block_number as number | undefined;
   const value = await joins.load(String(snapshot.builtAt.getTime()), async () =>
-    joinStored(disputes, await readIndexedProposals(defaultOracleContext())),
+    joinStored(
+      disputes,
+      await readIndexedProposals(ctx),
+      polygonBlock === undefined ? [] : await readQuestionOutcomes(ctx, BigInt(polygonBlock)),
+    ),
   );
   return { byConditionId: new Map(value), known: true };
 }

@@ -3,6 +3,7 @@
 // one Resolution per market out; a market with neither is absent (the caller answers `none`) (docs/resolution.md).
 import type { Hex } from "viem";
 import { type DisputeStatus, OO_STATES } from "@/lib/oracle/lifecycle";
+import type { OutcomeView } from "@/lib/oracle/outcomes";
 import { decimalToWei, type OutcomeLabels, type QuestionRequest, type Resolution, resolutionOf } from "./status";
 
 /** The fields of a joined dispute row this reads (the oracle's dispute plus lib/resolution/disputes.ts' market). */
@@ -71,10 +72,14 @@ function requestOfProposal(p: ProposalOfMarket): QuestionRequest {
   };
 }
 
-/** Disputes first (they carry the DVM's view); a proposal whose request is one of the disputes is not counted twice. */
+/**
+ * Disputes first (they carry the DVM's view); a proposal whose request is one of the disputes is not counted twice.
+ * `outcomes`: the question's outcome outside the vote per market (lower-case condition id), when one stands.
+ */
 export function resolutionsByConditionId(
   disputes: readonly DisputeOfMarket[],
   proposals: readonly ProposalOfMarket[] = [],
+  outcomes: ReadonlyMap<string, { outcome: OutcomeView; outcomes: string[] }> = new Map(),
 ): Map<string, Resolution> {
   const grouped = new Map<string, { labels: OutcomeLabels | null; requests: QuestionRequest[] }>();
   const add = (market: { condition_id: string; outcomes: string[] }, request: QuestionRequest) => {
@@ -89,5 +94,9 @@ export function resolutionsByConditionId(
   const disputed = new Set(disputes.map((d) => d.id.toLowerCase()));
   for (const d of disputes) if (d.market) add(d.market, requestOf(d));
   for (const p of proposals) if (p.market && !disputed.has(p.id.toLowerCase())) add(p.market, requestOfProposal(p));
-  return new Map([...grouped].map(([key, { labels, requests }]) => [key, resolutionOf(requests, labels)]));
+  const out = new Map([...grouped].map(([key, { labels, requests }]) => [key, resolutionOf(requests, labels, outcomes.get(key)?.outcome)]));
+  for (const [key, { outcome, outcomes: names }] of outcomes) {
+    if (!out.has(key)) out.set(key, resolutionOf([], names.length === 2 ? { p2: names[0], p1: names[1] } : null, outcome));
+  }
+  return out;
 }

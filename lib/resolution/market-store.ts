@@ -14,18 +14,25 @@ export interface StoredMarket extends JoinableMarket, MarketFacts {
 }
 
 /**
- * Markets whose condition id is one of `conditionIds` or whose neg-risk request id is one of `negRiskRequestIds`
- * (lowercase or not), with their outcomes in index order.
+ * Markets whose condition id is one of `conditionIds`, whose neg-risk request id is one of `negRiskRequestIds` or whose
+ * Gamma questionID is one of `questionIds` (lowercase or not), with their outcomes in index order.
  * Condition ids are stored lower-case (lib/sampler/store.ts), so this is an equality lookup on the unique index.
  */
-export async function marketsByConditionIds(db: Db, conditionIds: readonly string[], negRiskRequestIds: readonly string[] = []) {
-  if (!conditionIds.length && !negRiskRequestIds.length) return [];
+export async function marketsByConditionIds(
+  db: Db,
+  conditionIds: readonly string[],
+  negRiskRequestIds: readonly string[] = [],
+  questionIds: readonly string[] = [],
+) {
+  if (!conditionIds.length && !negRiskRequestIds.length && !questionIds.length) return [];
   const markets = await db.market.findMany({
     where: {
       OR: [
         { conditionId: { in: conditionIds.map((id) => id.toLowerCase()) } },
         // A neg-risk market's condition id does not follow from the dispute: Gamma's negRiskRequestID is its key.
         { negRiskRequestId: { in: negRiskRequestIds.map((id) => id.toLowerCase()) } },
+        // A NegRiskOperator's questionId is Gamma's questionID of its market (docs/resolution.md, step 4).
+        ...(questionIds.length ? [{ questionId: { in: questionIds.map((id) => id.toLowerCase()) } }] : []),
       ],
     },
   });

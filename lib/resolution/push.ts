@@ -13,11 +13,15 @@ import { errorFields, log } from "@/lib/log";
 import { repeatEvery } from "@/lib/loop";
 import type { DisputesBody, RoundsBody } from "@/lib/oracle/bodies";
 import type { OracleContext } from "@/lib/oracle/context";
+import { type IndexedOutcome, type IndexedSubject, readOutcomeSubjects } from "@/lib/oracle/outcomes";
 import { runIndexerPass } from "@/lib/oracle/indexer";
 import { readSnapshot, type StoredSnapshot } from "@/lib/oracle/snapshots";
 import { marketsForDisputes } from "./disputes";
 import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { resolutionsByConditionId } from "./market-status";
+import { marketsOfSubjects, outcomesByMarket } from "./outcome-markets";
+import { diffOutcomes, questionKey, type QuestionTransition } from "./outcome-transitions";
+import { questionFactsOf } from "./question-facts";
 import { decimalToWei, outcomeInWords, outcomeLabelsFromOutcomes, outcomeLabelsFromText } from "./status";
 import { diffResolutions, type PublishedState, type Transition, type TransitionMarket } from "./transitions";
 
@@ -27,7 +31,10 @@ const STREAM_SEQ_LOCK = 741400001;
 const PUBLISH_LOCK = 741400002;
 const stateKey = (ctx: OracleContext) => `resolution_stream_built_at:${ctx.id}`;
 
-export type PublishedTransition = Transition & { proposed_outcome: string | null; seq: number };
+/** A dispute's transition (`scope: "dispute"`) or a question's outcome outside the vote (`scope: "question"`). */
+export type PublishedTransition =
+  | (Transition & { scope: "dispute"; proposed_outcome: string | null; seq: number })
+  | (QuestionTransition & { proposed_outcome: string | null; seq: number });
 
 export interface PublishResult {
   /** `no_answer`: the index has no disputes answer yet; `stale`: a newer answer was already published. */
@@ -37,16 +44,22 @@ export interface PublishResult {
 
 type Dispute = DisputesBody["data"][number];
 
-async function marketsOf(db: Db, disputes: readonly Dispute[]) {
+async function marketsOf(db: Db, disputes: readonly Dispute[], subjects: readonly IndexedSubject[]) {
   const found = await marketsForDisputes(db, disputes);
   const index = indexMarkets(found.markets);
   const byDispute = new Map(disputes.map((d) => [d.id.toLowerCase(), joinDisputeToMarket(joinKeyOf(d), index).market]));
+  // The questions' outcomes outside the vote, on the markets the sampler stored (lib/resolution/outcome-markets.ts).
+  const stored = await marketsOfSubjects(db, subjects);
+  const standing = subjects.filter((s): s is IndexedOutcome => s.status !== "none");
   const statuses = resolutionsByConditionId(
     disputes.map((d) => {
       const m = byDispute.get(d.id.toLowerCase());
       return { ...d, market: m ? { condition_id: m.condition_id, outcomes: m.outcomes } : null };
     }),
+    [],
+    await outcomesByMarket(db, standing, stored),
   );
+  const statusOf = (conditionId: string) => statuses.get(conditionId.toLowerCase())?.status ?? "none";
   const marketOf = (d: Dispute): TransitionMarket | null => {
     const m = byDispute.get(d.id.toLowerCase());
     if (!m) return null;
@@ -56,13 +69,18 @@ async function marketsOf(db: Db, disputes: readonly Dispute[]) {
       slug: m.slug,
       event_slug: m.event_slug,
       question: m.question,
-      resolution_status: statuses.get(m.condition_id.toLowerCase())?.status ?? "none",
+      resolution_status: statusOf(m.condition_id),
     };
   };
-  return { marketOf, outcomesOf: (id: string) => byDispute.get(id.toLowerCase())?.outcomes ?? null };
+  const questions = await questionFactsOf(db, subjects, disputes, marketOf, statusOf, stored);
+  return { marketOf, outcomesOf: (id: string) => byDispute.get(id.toLowerCase())?.outcomes ?? null, questions };
 }
 
-function proposedOutcome(t: Transition, description: string | null, outcomes: readonly string[] | null): string | null {
+function proposedOutcome(
+  t: { proposed_price: string | null },
+  description: string | null,
+  outcomes: readonly string[] | null,
+): string | null {
   if (t.proposed_price === null) return null;
   const labels = outcomeLabelsFromText(description ?? "") ?? (outcomes ? outcomeLabelsFromOutcomes(outcomes) : null);
   return outcomeInWords(decimalToWei(t.proposed_price), labels);
@@ -78,8 +96,11 @@ export async function publishResolutionTransitions(
   if (!snapshot) return { status: "no_answer", transitions: [] };
   const rounds = await readSnapshot<RoundsBody>(ctx, "rounds");
   const disputes = snapshot.body.data;
+  // The outcomes outside the vote as of the answer's Polygon block (an answer stored without one has none).
+  const polygonBlock = snapshot.body.meta.polygon_block_number as number | undefined;
+  const subjects = polygonBlock === undefined ? [] : await readOutcomeSubjects(ctx, BigInt(polygonBlock));
   // The join may ask Gamma for a market the sampler never stored: done before the transaction, which stays short.
-  const { marketOf, outcomesOf } = await marketsOf(db, disputes);
+  const { marketOf, outcomesOf, questions } = await marketsOf(db, disputes, subjects);
   const byId = new Map(disputes.map((d) => [d.id.toLowerCase(), d]));
   const builtAt = snapshot.builtAt.toISOString();
   return db.$transaction(
@@ -106,10 +127,18 @@ export async function publishResolutionTransitions(
         as_of: snapshot.body.meta.as_of,
         rounds: new Map((rounds?.body.data ?? []).map((r) => [r.round_id, { starts_at: r.starts_at, ends_at: r.ends_at }])),
       };
-      const found = diffResolutions(disputes, published, facts, marketOf).map((t) => ({
-        ...t,
-        proposed_outcome: proposedOutcome(t, byId.get(t.dispute_id.toLowerCase())?.description ?? null, outcomesOf(t.dispute_id)),
-      }));
+      const outcomeIn = (disputeId: string | null, t: { proposed_price: string | null }) =>
+        disputeId ? proposedOutcome(t, byId.get(disputeId.toLowerCase())?.description ?? null, outcomesOf(disputeId)) : null;
+      const found = [
+        ...diffResolutions(disputes, published, facts, marketOf).map((t) => ({
+          scope: "dispute" as const,
+          ...t,
+          proposed_outcome: outcomeIn(t.dispute_id, t),
+        })),
+        ...diffOutcomes(questions, published, facts).map((t) => ({ ...t, proposed_outcome: outcomeIn(t.dispute_id, t) })),
+      ];
+      // The stream log's ref and the published state's key: the dispute id, or the question's key (outcome-transitions.ts).
+      const refOf = (t: (typeof found)[number]) => (t.scope === "dispute" ? t.dispute_id.toLowerCase() : questionKey(t.subject));
       const now = new Date();
       await tx.samplerState.upsert({
         where: { key: stateKey(ctx) },
@@ -118,15 +147,17 @@ export async function publishResolutionTransitions(
       });
       if (!found.length) return { status: "published" as const, transitions: [] };
       await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(${STREAM_SEQ_LOCK})::text`);
+      const refs = found.map(refOf);
       const rows = await tx.$queryRawUnsafe<{ seq: bigint; ref: string }[]>(
         `INSERT INTO stream_events (topic, ref, market_id, payload)
-         SELECT 'resolution', e->>'dispute_id', e->'market'->>'id', e
-         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n
+         SELECT 'resolution', x->>'ref', x->'e'->'market'->>'id', x->'e'
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, n) ORDER BY n
          RETURNING seq, ref`,
-        JSON.stringify(found),
+        JSON.stringify(found.map((e, i) => ({ ref: refs[i], e }))),
       );
       const seqOf = new Map(rows.map((r) => [r.ref.toLowerCase(), Number(r.seq)]));
-      for (const t of found) {
+      for (const [i, t] of found.entries()) {
+        const ref = refs[i].toLowerCase();
         const data = {
           status: t.to.status,
           votePhase: t.to.vote_phase,
@@ -134,20 +165,16 @@ export async function publishResolutionTransitions(
           rollCount: t.to.roll_count,
           blockNumber: BigInt(t.block_number),
           polygonBlockNumber: BigInt(t.polygon_block_number),
-          seq: BigInt(seqOf.get(t.dispute_id.toLowerCase())!),
+          seq: BigInt(seqOf.get(ref)!),
           updatedAt: now,
         };
-        await tx.resolutionStreamState.upsert({
-          where: { disputeId: t.dispute_id.toLowerCase() },
-          create: { disputeId: t.dispute_id.toLowerCase(), ...data },
-          update: data,
-        });
+        await tx.resolutionStreamState.upsert({ where: { disputeId: ref }, create: { disputeId: ref, ...data }, update: data });
       }
       const newest = Math.max(...rows.map((r) => Number(r.seq)));
       await tx.$queryRawUnsafe(`SELECT pg_notify('predmkt_stream', $1)::text`, String(newest));
       return {
         status: "published" as const,
-        transitions: found.map((t) => ({ ...t, seq: seqOf.get(t.dispute_id.toLowerCase())! })),
+        transitions: found.map((t, i): PublishedTransition => ({ ...t, seq: seqOf.get(refs[i].toLowerCase())! })),
       };
     },
     { timeout: 60_000, maxWait: 60_000 },

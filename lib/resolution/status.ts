@@ -4,6 +4,7 @@
 // DVM for the bonds. Prices follow UMIP-107's YES_OR_NO_QUERY: p1 = 0, p2 = 1e18, p3 = 0.5e18, p4 = min int256.
 import type { Hex } from "viem";
 import { type DvmStatusName, type OoStateName, ooStateName } from "@/lib/oracle/lifecycle";
+import type { OutcomeView } from "@/lib/oracle/outcomes";
 import { isoFromSecondsOrNull } from "@/lib/oracle/time";
 
 // `expired`, `dvm_resolved` and `resolved` are three different states UMA names apart (docs/resolution.md, "Status"):
@@ -20,6 +21,13 @@ export const RESOLUTION_STATUSES = [
   "resolved",
   "settled",
   "deleted",
+  // Outside the vote (lib/oracle/outcome-fold.ts, docs/oracle-facts.md "Outcomes outside the vote").
+  "flagged",
+  "paused",
+  "manually_resolved",
+  "emergency_resolved",
+  "emergency_settled",
+  "canceled",
 ] as const;
 export type ResolutionStatus = (typeof RESOLUTION_STATUSES)[number];
 
@@ -55,6 +63,8 @@ export interface Resolution {
   oo_state: OoStateName | null;
   /** UMA's name of the dispute's DVM status (VotingV2.RequestStatus), null when no dispute reached the DVM. */
   dvm_status: DvmStatusName | null;
+  /** The question's outcome outside the vote when it decides `status` (its event and contract), else null. */
+  outcome: OutcomeView | null;
 }
 
 const ONE = 10n ** 18n;
@@ -138,6 +148,7 @@ export const NO_RESOLUTION: Resolution = {
   vote_round: null,
   oo_state: null,
   dvm_status: null,
+  outcome: null,
 };
 
 const DVM_NAMES: Record<string, DvmStatusName> = {
@@ -153,7 +164,28 @@ const DVM_NAMES: Record<string, DvmStatusName> = {
  * yet but an earlier one was disputed (the adapter's reset) is `disputed` (or `voting` while the DVM votes on it).
  * Proposal fields come from the latest proposal, dispute fields from the latest dispute.
  */
-export function resolutionOf(requests: readonly QuestionRequest[], labels: OutcomeLabels | null): Resolution {
+export function resolutionOf(
+  requests: readonly QuestionRequest[],
+  labels: OutcomeLabels | null,
+  outcome: OutcomeView | null = null,
+): Resolution {
+  const byOracle = resolutionOfRequests(requests, labels, outcome?.status === "reset" ? outcome : null);
+  // An admin's resolution, a flag or a pause stands over whatever the requests say: a flagged or paused question cannot
+  // be resolved from the OO (UmaCtfAdapter.resolve reverts `Paused`; NegRiskOperator.resolveQuestion `OnlyNotFlagged`;
+  // UmaSportsOracle settles only a Created game), and a resolution by the admin is final.
+  if (!outcome || outcome.status === "reset") return byOracle;
+  return { ...byOracle, status: outcome.status, outcome, settled_at: null };
+}
+
+function resolutionOfRequests(requests: readonly QuestionRequest[], labels: OutcomeLabels | null, reset: OutcomeView | null): Resolution {
+  // A reset outside a dispute (an admin's, or `resolve` on a too-early price) asked again at its block's time
+  // (UmaCtfAdapter._reset: `requestTimestamp = block.timestamp`): the new request, unproposed, is the latest unless a
+  // request the index knows is as new. Its RequestPrice log is not needed for that.
+  const resetAt = reset?.at ? Math.floor(Date.parse(reset.at) / 1000) : null;
+  if (reset && resetAt !== null && requests.every((r) => r.requestedAt < resetAt)) {
+    const before = requests.length ? resolutionOfRequests(requests, labels, null) : NO_RESOLUTION;
+    return { ...before, status: "reset", oo_state: "Requested", settled_at: null, outcome: reset };
+  }
   if (!requests.length) return NO_RESOLUTION;
   const ordered = [...requests].sort((a, b) => a.requestedAt - b.requestedAt);
   const latest = ordered[ordered.length - 1];
@@ -181,5 +213,6 @@ export function resolutionOf(requests: readonly QuestionRequest[], labels: Outco
     vote_round: dispute?.dvm?.roundId ?? null,
     oo_state: status === "none" ? null : status === "reset" ? "Requested" : ooStateName(deciding.ooState),
     dvm_status: dispute?.dvm?.status ? (DVM_NAMES[dispute.dvm.status] ?? null) : null,
+    outcome: null,
   };
 }

@@ -34,6 +34,11 @@ test("dispute page: market, price chart, vote and voters holding positions; link
   // Every wallet shown links to its wallet page: the voters' positions and the largest holders.
   await expect(page.getByTestId("voter-positions").locator('a[href^="/wallets/0x"]')).toHaveCount(3);
   await expect(page.getByTestId("dispute-holders").locator('a[href^="/wallets/0x"]').first()).toBeVisible();
+  // How it reached its market, and the adapter's reset on its first dispute (components/oracle/dispute-join.tsx).
+  await expect(page.getByTestId("dispute-join")).toContainText(
+    `Joined by its questionID (Gamma's questionID): ${dispute.market!.question}`,
+  );
+  await expect(page.getByTestId("dispute-join")).toContainText("The adapter reset the question in this dispute's transaction");
   await screenshots(page, "dispute");
 
   // An open disputed market's event page links back to its dispute.

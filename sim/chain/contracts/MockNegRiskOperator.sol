@@ -3,11 +3,12 @@ pragma solidity ^0.8.20;
 
 // A test double of Polymarket's NegRiskOperator (Polymarket/neg-risk-ctf-adapter src/NegRiskOperator.sol): the
 // requestId (the UMA adapter's questionID) → neg-risk questionId map the join reads, its NegRiskAdapter, and the
-// events of preparing and of an emergency resolution. The NegRiskAdapter itself is not played: a question's id is
+// events of preparing, flagging and of an emergency resolution. The NegRiskAdapter itself is not played: a question's id is
 // the market id plus its index, as NegRiskIdLib and MarketDataManager._prepareQuestion make it (sim/chain/SOURCES.md).
 contract MockNegRiskOperator {
     event QuestionPrepared(bytes32 indexed marketId, bytes32 indexed questionId, bytes32 indexed requestId, uint256 questionIndex, bytes data);
     event QuestionFlagged(bytes32 indexed questionId);
+    event QuestionUnflagged(bytes32 indexed questionId);
     event QuestionEmergencyResolved(bytes32 indexed questionId, bool result);
 
     address public immutable nrAdapter;
@@ -33,12 +34,29 @@ contract MockNegRiskOperator {
         for (uint256 i = 0; i < requestIds.length; i++) seedPrepareQuestion(marketId, "", requestIds[i]);
     }
 
-    /// flagQuestion (admin), then emergencyResolveQuestion (admin) once the delay passed; the delay is left out here.
+    /// flagQuestion (admin), then emergencyResolveQuestion (admin), in one call (the bench's scaled world).
     function seedEmergencyResolve(bytes32 questionId, bool result) external {
-        if (flaggedAt[questionId] == 0) {
-            flaggedAt[questionId] = block.timestamp;
-            emit QuestionFlagged(questionId);
-        }
+        if (flaggedAt[questionId] == 0) flagQuestion(questionId);
+        emergencyResolveQuestion(questionId, result);
+    }
+
+    /// flagQuestion (admin): a flagged question cannot be resolved from the oracle's report.
+    function flagQuestion(bytes32 questionId) public {
+        require(flaggedAt[questionId] == 0, "OnlyNotFlagged");
+        flaggedAt[questionId] = block.timestamp;
+        emit QuestionFlagged(questionId);
+    }
+
+    /// unflagQuestion (admin).
+    function unflagQuestion(bytes32 questionId) external {
+        require(flaggedAt[questionId] > 0, "OnlyFlagged");
+        flaggedAt[questionId] = 0;
+        emit QuestionUnflagged(questionId);
+    }
+
+    /// emergencyResolveQuestion (admin): only a flagged question; DELAY_PERIOD is 0 since "Remove Delay Period".
+    function emergencyResolveQuestion(bytes32 questionId, bool result) public {
+        require(flaggedAt[questionId] > 0, "OnlyFlagged");
         emit QuestionEmergencyResolved(questionId, result);
     }
 }

@@ -12,6 +12,11 @@ interface IOptimisticRequester {
     function priceDisputed(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData, uint256 refund) external;
 }
 
+// Its settle callback, called only on requesters that asked for it (the sports oracle does; the adapters do not).
+interface IOptimisticSettleRequester {
+    function priceSettled(bytes32 identifier, uint256 timestamp, bytes memory ancillaryData, int256 price) external;
+}
+
 // A test double of UMA's OptimisticOracleV2 on Polygon. The read functions and events have the real signatures;
 // getState follows the real _getState decision order. Disputes are forwarded to the child tunnel as the real OOv2
 // forwards them to its oracle: with `,ooRequester:<requester>` stamped on and the proposal time for event-based
@@ -242,6 +247,10 @@ contract MockOptimisticOracleV2 {
         if (state == State.Expired) r.resolvedPrice = r.proposedPrice;
         r.settled = true;
         emit Settle(requester, r.proposer, r.disputer, identifier, timestamp, ancillaryData, r.resolvedPrice, r.reward + r.requestSettings.bond);
+        // _settle, after Settle: the requester's priceSettled callback when it is a contract that set it.
+        if (requester.code.length > 0 && r.requestSettings.callbackOnPriceSettled) {
+            IOptimisticSettleRequester(requester).priceSettled(identifier, timestamp, ancillaryData, r.resolvedPrice);
+        }
     }
 
     function _id(address requester, bytes32 identifier, uint256 timestamp, bytes memory ancillaryData) internal pure returns (bytes32) {

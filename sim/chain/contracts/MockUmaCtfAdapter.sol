@@ -31,9 +31,14 @@ contract MockUmaCtfAdapter {
 
     event QuestionInitialized(bytes32 indexed questionID, uint256 indexed requestTimestamp, address indexed creator, bytes ancillaryData, address rewardToken, uint256 reward, uint256 proposalBond);
     event QuestionFlagged(bytes32 indexed questionID);
+    event QuestionUnflagged(bytes32 indexed questionID);
+    event QuestionPaused(bytes32 indexed questionID);
+    event QuestionUnpaused(bytes32 indexed questionID);
     event QuestionReset(bytes32 indexed questionID);
     event QuestionResolved(bytes32 indexed questionID, int256 indexed settledPrice, uint256[] payouts);
     event QuestionManuallyResolved(bytes32 indexed questionID, uint256[] payouts);
+    // The v2 / v3.1 adapters' name of the same admin resolution (uma-ctf-adapter tags v2.0.0, v3.1.0).
+    event QuestionEmergencyResolved(bytes32 indexed questionID, uint256[] payouts);
 
     bytes32 public constant YES_OR_NO_IDENTIFIER = "YES_OR_NO_QUERY";
     uint256 public constant SAFETY_PERIOD = 1 hours;
@@ -102,6 +107,35 @@ contract MockUmaCtfAdapter {
         emit QuestionFlagged(questionID);
     }
 
+    /// unflag (admin, v3.1 and v4): only within the safety period; the flag and the pause are undone.
+    function unflag(bytes32 questionID) external {
+        QuestionData storage q = questions[questionID];
+        require(q.ancillaryData.length > 0, "NotInitialized");
+        require(q.manualResolutionTimestamp > 0, "NotFlagged");
+        require(!q.resolved, "Resolved");
+        require(block.timestamp <= q.manualResolutionTimestamp, "SafetyPeriodPassed");
+        q.manualResolutionTimestamp = 0;
+        q.paused = false;
+        emit QuestionUnflagged(questionID);
+    }
+
+    /// pause (admin): resolve() reverts while paused.
+    function pause(bytes32 questionID) external {
+        QuestionData storage q = questions[questionID];
+        require(q.ancillaryData.length > 0, "NotInitialized");
+        require(!q.resolved, "Resolved");
+        q.paused = true;
+        emit QuestionPaused(questionID);
+    }
+
+    /// unpause (admin): only `paused` is cleared; a flag stays.
+    function unpause(bytes32 questionID) external {
+        QuestionData storage q = questions[questionID];
+        require(q.ancillaryData.length > 0, "NotInitialized");
+        q.paused = false;
+        emit QuestionUnpaused(questionID);
+    }
+
     /// reset (admin): a new request, whatever the state of the last one.
     function reset(bytes32 questionID) external {
         QuestionData storage q = questions[questionID];
@@ -110,15 +144,25 @@ contract MockUmaCtfAdapter {
         _reset(questionID, true, q);
     }
 
-    /// resolveManually (admin): a flagged question past the safety period is resolved with the admin's payouts.
+    /// resolveManually (admin, v4): a flagged question past the safety period is resolved with the admin's payouts.
     function resolveManually(bytes32 questionID, uint256[] calldata payouts) external {
+        _resolveByAdmin(questionID, payouts);
+        emit QuestionManuallyResolved(questionID, payouts);
+    }
+
+    /// emergencyResolve (admin, v2 and v3.1): the same checks and writes under the older name and event.
+    function emergencyResolve(bytes32 questionID, uint256[] calldata payouts) external {
+        _resolveByAdmin(questionID, payouts);
+        emit QuestionEmergencyResolved(questionID, payouts);
+    }
+
+    function _resolveByAdmin(bytes32 questionID, uint256[] calldata payouts) private {
         QuestionData storage q = questions[questionID];
         require(payouts.length == 2 && payouts[0] + payouts[1] > 0 && payouts[0] <= 1 && payouts[1] <= 1, "InvalidPayouts");
         require(q.ancillaryData.length > 0, "NotInitialized");
         require(q.manualResolutionTimestamp > 0, "NotFlagged");
         require(block.timestamp >= q.manualResolutionTimestamp, "SafetyPeriodNotPassed");
         q.resolved = true;
-        emit QuestionManuallyResolved(questionID, payouts);
     }
 
     function _requestPrice(uint256 timestamp, bytes memory data, address rewardToken, uint256 reward) private {

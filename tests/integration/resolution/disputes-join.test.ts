@@ -143,6 +143,8 @@ describe("disputes joined to markets in one offline world", () => {
         // UMA's own state names, the same on the dispute and on its market (docs/oracle-facts.md, "Vocabulary").
         oo_state: wasReset(dispute) ? "Requested" : (dispute as unknown as { oo_state: string }).oo_state,
         dvm_status: (dispute as unknown as { dvm_status: string | null }).dvm_status,
+        // Nothing outside the vote in the seeded world (tests/integration/resolution/outcomes.test.ts plays it).
+        outcome: null,
       });
       expect(event.data.resolution_statuses).toEqual([status]);
       // Siblings of a neg-risk market are not in dispute.

@@ -4,7 +4,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type AbiEvent, type AbiFunction, toEventSelector, toFunctionSelector } from "viem";
 import { describe, expect, it } from "vitest";
-import { optimisticOracleV2Abi, oracleChildTunnelAbi, umaCtfAdapterAbi, votingV2Abi } from "@/lib/oracle/abi";
+import {
+  negRiskOperatorAbi,
+  optimisticOracleV2Abi,
+  oracleChildTunnelAbi,
+  umaCtfAdapterAbi,
+  umaSportsOracleAbi,
+  votingV2Abi,
+} from "@/lib/oracle/abi";
 import { compileContracts } from "@/sim/chain/compile";
 
 const TSV = readFileSync(path.resolve(__dirname, "../../../sim/chain/reference/SELECTORS.tsv"), "utf8");
@@ -62,11 +69,25 @@ describe("ABI selectors", () => {
     }
   });
 
-  it("the local adapter emits every UmaCtfAdapter event the app scans, with the same topic", () => {
-    const topics = new Set(
-      (artifacts.MockUmaCtfAdapter.abi as AbiEvent[]).filter((i) => i.type === "event").map((i) => toEventSelector(i)),
-    );
-    for (const event of umaCtfAdapterAbi) expect(topics.has(toEventSelector(event)), signatureOf(event)).toBe(true);
+  it.each([
+    ["MockUmaCtfAdapter", umaCtfAdapterAbi],
+    ["MockNegRiskOperator", negRiskOperatorAbi],
+    ["MockUmaSportsOracle", umaSportsOracleAbi],
+  ] as const)("the local %s emits every event of it the app scans, with the same topic", (mock, abi) => {
+    const topics = new Set((artifacts[mock].abi as AbiEvent[]).filter((i) => i.type === "event").map((i) => toEventSelector(i)));
+    const events = (abi as readonly (AbiEvent | AbiFunction)[]).filter((i): i is AbiEvent => i.type === "event");
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) expect(topics.has(toEventSelector(event)), signatureOf(event)).toBe(true);
+  });
+
+  it("the adapter's events the app scans have the topics of Polymarket's published ABI where it lists them", () => {
+    // SELECTORS.tsv's UmaCtfAdapter rows come from the v4 ABI; the v2 / v3.1 event (QuestionEmergencyResolved) and
+    // QuestionUnflagged / QuestionUnpaused are not listed there and are checked against their source by signature.
+    for (const event of umaCtfAdapterAbi) {
+      const known = real.get(`UmaCtfAdapter:event:${signatureOf(event)}`);
+      if (known) expect(toEventSelector(event)).toBe(known);
+    }
+    expect([...real.keys()].filter((k) => k.startsWith("UmaCtfAdapter:event:")).length).toBeGreaterThan(3);
   });
 
   it("Multicall3 has the canonical aggregate3 selector viem calls", () => {

@@ -41,6 +41,7 @@ describe("market resolution from disputes", () => {
       vote_round: 10_301,
       oo_state: "Disputed",
       dvm_status: "Active",
+      outcome: null,
     });
   });
 

@@ -90,6 +90,7 @@ describe("resolution status", () => {
       vote_round: 10_302,
       oo_state: "Disputed",
       dvm_status: "Active",
+      outcome: null,
     });
   });
 

@@ -94,14 +94,14 @@ describe.runIf(postgresUp)("publishResolutionTransitions on PostgreSQL", () => {
     await store([dispute("1", "disputed"), dispute("2", "voting", "commit")]);
     const first = await Promise.all(contexts.map((c) => publishResolutionTransitions(c)));
     expect(
-      first.flatMap((r) => r.transitions).map((t) => [t.dispute_id.slice(0, 4), t.transition, t.proposed_outcome, t.market?.id]),
+      first.flatMap((r) => r.transitions).map((t) => [t.dispute_id!.slice(0, 4), t.transition, t.proposed_outcome, t.market?.id]),
     ).toEqual([
       ["0x11", "disputed", "No", "800"],
       ["0x22", "voting", "No", "800"],
     ]);
     await store([dispute("1", "voting", "commit"), dispute("2", "voting", "reveal")]);
     const second = await Promise.all(contexts.map((c) => publishResolutionTransitions(c)));
-    expect(second.flatMap((r) => r.transitions).map((t) => [t.dispute_id.slice(0, 4), t.transition])).toEqual([
+    expect(second.flatMap((r) => r.transitions).map((t) => [t.dispute_id!.slice(0, 4), t.transition])).toEqual([
       ["0x11", "voting"],
       ["0x22", "reveal"],
     ]);
