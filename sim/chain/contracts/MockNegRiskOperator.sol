@@ -15,6 +15,8 @@ contract MockNegRiskOperator {
     mapping(bytes32 => bytes32) public questionIds;
     mapping(bytes32 => uint256) public flaggedAt;
     mapping(bytes32 => uint8) private questionCounts;
+    /// Stands in for the NegRiskAdapter's condition: reported once (the CTF's reportPayouts reverts on a second).
+    mapping(bytes32 => bool) private reported;
 
     constructor(address nrAdapter_) {
         nrAdapter = nrAdapter_;
@@ -57,6 +59,10 @@ contract MockNegRiskOperator {
     /// emergencyResolveQuestion (admin): only a flagged question; DELAY_PERIOD is 0 since "Remove Delay Period".
     function emergencyResolveQuestion(bytes32 questionId, bool result) public {
         require(flaggedAt[questionId] > 0, "OnlyFlagged");
+        // nrAdapter.reportOutcome → ctf.reportPayouts: a question already resolved reverts ("payout denominator
+        // already set"); the flag itself stays set (unflagQuestion may still follow, the question stays resolved).
+        require(!reported[questionId], "payout denominator already set");
+        reported[questionId] = true;
         emit QuestionEmergencyResolved(questionId, result);
     }
 }

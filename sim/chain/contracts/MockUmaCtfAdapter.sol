@@ -162,6 +162,10 @@ contract MockUmaCtfAdapter {
         require(q.ancillaryData.length > 0, "NotInitialized");
         require(q.manualResolutionTimestamp > 0, "NotFlagged");
         require(block.timestamp >= q.manualResolutionTimestamp, "SafetyPeriodNotPassed");
+        // The real function has no `resolved` check of its own: its ctf.reportPayouts reverts on a question already
+        // reported (the CTF's "payout denominator already set"; a neg-risk adapter's operator: QuestionAlreadyReported),
+        // so a question resolved by the oracle or by the admin cannot be resolved again. This mock has no CTF.
+        require(!q.resolved, "payout denominator already set");
         q.resolved = true;
     }
 
