@@ -178,15 +178,26 @@ const RANK: Record<QuestionOutcomeStatus, number> = {
 };
 
 /**
- * The outcome that decides when several stand on one market (the adapter's and the operator's on a neg-risk question;
- * a game's and one of its markets'): a resolution over a flag over a pause over a reset; the later one on a tie.
+ * The subjects a market's resolution passes through last: a neg-risk market resolves only through its
+ * NegRiskOperator (`resolveQuestion` reverts `OnlyNotFlagged`; the adapter's payouts are only its report), a sports
+ * market only through its own state (`resolveMarket` needs the market `Created`, whatever its game's state).
  */
-export function decidingOutcome<T extends Pick<QuestionOutcome, "status" | "block_number">>(outcomes: readonly T[]): T | null {
+const GATES: ReadonlySet<OutcomeSubject> = new Set(["neg_risk_question", "sports_market"]);
+
+/**
+ * The outcome that decides when several stand on one market (the adapter's and the operator's on a neg-risk question;
+ * a game's and one of its markets'): the gate's own (the operator's, the market's) over any of the question's or the
+ * game's, since a resolution upstream reaches the market only through it; then a resolution over a flag over a pause
+ * over a reset; the later one on a tie.
+ */
+export function decidingOutcome<T extends Pick<QuestionOutcome, "status" | "block_number"> & { subject?: OutcomeSubject }>(
+  outcomes: readonly T[],
+): T | null {
+  const gate = (o: T) => (o.subject && GATES.has(o.subject) ? 1 : 0);
   let best: T | null = null;
   for (const o of outcomes) {
-    if (!best || RANK[o.status] > RANK[best.status] || (RANK[o.status] === RANK[best.status] && o.block_number > best.block_number)) {
-      best = o;
-    }
+    const order = best ? gate(o) - gate(best) || RANK[o.status] - RANK[best.status] : 1;
+    if (order > 0 || (order === 0 && best && o.block_number > best.block_number)) best = o;
   }
   return best;
 }

@@ -66,6 +66,13 @@ describe("outcomes outside the vote: the adapter (UmaCtfAdapter)", () => {
     expect(statusOf([adapter("QuestionReset"), adapter("QuestionPaused")])).toEqual(["paused"]);
   });
 
+  it("a question the oracle resolved stays resolved under a later flag or pause (v2's flag and pause check no `resolved`)", () => {
+    expect(statusOf([adapter("QuestionResolved"), adapter("QuestionFlagged")])).toEqual(["none"]);
+    expect(statusOf([adapter("QuestionResolved"), adapter("QuestionPaused")])).toEqual(["none"]);
+    // A flagged question unpaused can be resolved by the oracle (resolve checks `paused` only): the flag no longer stands.
+    expect(statusOf([adapter("QuestionFlagged"), adapter("QuestionUnpaused"), adapter("QuestionResolved")])).toEqual(["none"]);
+  });
+
   it("folds in chain order whatever order the logs come in", () => {
     const flagged = adapter("QuestionFlagged");
     const unflagged = adapter("QuestionUnflagged");
@@ -107,5 +114,19 @@ describe("outcomes outside the vote: the NegRiskOperator and the sports oracle",
     expect(decidingOutcome([at("flagged", 9n), at("emergency_resolved", 1n)])?.status).toBe("emergency_resolved");
     expect(decidingOutcome([at("paused", 1n), at("paused", 7n)])?.block_number).toBe(7n);
     expect(decidingOutcome([])).toBeNull();
+  });
+
+  it("the gate's own outcome (the operator's, the sports market's) decides over any upstream, even a resolution", () => {
+    // NegRiskOperator.resolveQuestion reverts while flagged: the adapter's manual payouts are only its report.
+    const adapterResolved = { subject: "question" as const, status: "manually_resolved" as const, block_number: 9n };
+    const operatorFlagged = { subject: "neg_risk_question" as const, status: "flagged" as const, block_number: 1n };
+    expect(decidingOutcome([adapterResolved, operatorFlagged])).toBe(operatorFlagged);
+    // UmaSportsOracle.resolveMarket needs the market Created: a paused market of a canceled game is not resolved.
+    const gameCanceled = { subject: "game" as const, status: "canceled" as const, block_number: 9n };
+    const marketPaused = { subject: "sports_market" as const, status: "paused" as const, block_number: 1n };
+    expect(decidingOutcome([gameCanceled, marketPaused])).toBe(marketPaused);
+    // Between upstream outcomes the rank still decides.
+    const adapterPaused = { subject: "question" as const, status: "paused" as const, block_number: 12n };
+    expect(decidingOutcome([adapterResolved, adapterPaused])).toBe(adapterResolved);
   });
 });
