@@ -130,7 +130,7 @@ export const DisputedAssertionSchema = z
         "The adapter reset the question in this dispute's transaction (UmaCtfAdapter.priceDisputed on a first dispute: a new request asks again). The market resolves from that new request; this dispute's vote decides only the bonds",
       ),
     question_outcome: QuestionOutcomeSchema.nullable().describe(
-      "What the question's own contracts decided outside the vote and still stands: the adapter's (or the sports oracle's game), and for a neg-risk question its NegRiskOperator's, the resolution over a flag over a pause over a reset. Null when nothing does. `status` stays the disputed request's own",
+      "What the question's own contracts decided outside the vote and still stands: the adapter's (or the sports oracle's game), and for a neg-risk question its NegRiskOperator's, which decides when it stands (the market resolves only through it); otherwise the resolution over a flag over a pause over a reset. Null when nothing does. `status` stays the disputed request's own",
     ),
     requester: address.describe("Optimistic Oracle requester (a Polymarket adapter)"),
     proposer: address.nullable(),
