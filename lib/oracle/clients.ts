@@ -16,19 +16,19 @@ export interface OracleClients {
   rpcCallsByMethod: Record<ChainName, Record<string, number>>;
 }
 
-/** At most `perSecond` request starts in any one-second window: public RPCs answer 429 above their rate. */
+/**
+ * Request starts spaced evenly, `perSecond` a second: public RPCs answer 429 above their rate, usually counted per
+ * calendar second at their end. Spacing (not a burst of `perSecond` then a wait) keeps a request delayed on its way
+ * from landing in the next second together with that second's whole allowance.
+ */
 function pacer(perSecond: number): () => Promise<void> {
-  const starts: number[] = [];
+  const intervalMs = 1000 / perSecond;
+  let nextStart = 0;
   return async function wait() {
-    for (;;) {
-      const now = Date.now();
-      while (starts.length && now - starts[0] >= 1000) starts.shift();
-      if (starts.length < perSecond) {
-        starts.push(now);
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 1000 - (now - starts[0]) + 1));
-    }
+    const now = Date.now();
+    const start = Math.max(now, nextStart);
+    nextStart = start + intervalMs;
+    if (start > now) await new Promise((r) => setTimeout(r, start - now));
   };
 }
 
