@@ -89,6 +89,9 @@ async function main() {
   figures.simulator = simWorld.counts;
   figures.scale = SCALE;
   figures.skipped = [...SKIP];
+  // The server's node flags: a heap cap changes its peak RSS (bench/README.md "Pass memory"), so a run says which it had.
+  figures.server_node_options = SERVER_NODE_OPTIONS || null;
+  figures.load_average = os.loadavg().map((n) => Math.round(n * 100) / 100);
   figures.machine = {
     cpus: os.cpus().length,
     cpu_model: os.cpus()[0]?.model,
