@@ -221,13 +221,14 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number, 
       return { kind: "retryable", why: `HTTP ${response.status}`, retryAfterMs: parseRetryAfter(response.headers.get("retry-after")) };
     }
     const age = Number(response.headers.get("age"));
-    const producedAtMs = Date.now() - (Number.isFinite(age) && age > 0 ? age * 1000 : 0);
+    // Once the body is in: now minus the seconds a CDN held the answer.
+    const producedAtMs = () => Date.now() - (Number.isFinite(age) && age > 0 ? age * 1000 : 0);
     const htmlType = /text\/html/i.test(response.headers.get("content-type") ?? "");
     const read =
       parser && response.ok && !htmlType && response.body ? await readWith(parser, response.body) : { text: await response.text() };
     // A truncated or non-JSON body: the upstream is misbehaving, not slow.
     if (read === null) return { kind: "fatal", error: unavailableError(request, "malformed JSON body") };
-    if ("parsed" in read) return { kind: "ok", body: read.parsed, producedAtMs };
+    if ("parsed" in read) return { kind: "ok", body: read.parsed, producedAtMs: producedAtMs() };
     const text = read.text;
     // Cloudflare answers its own HTML pages (challenges, "Just a moment...") in front of the API: a transient edge
     // condition, retried like a 5xx, never parsed as data.
@@ -240,7 +241,7 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number, 
     }
     if (!response.ok) return { kind: "fatal", error: unavailableError(request, `HTTP ${response.status}`) };
     try {
-      return { kind: "ok", body: JSON.parse(text), producedAtMs };
+      return { kind: "ok", body: JSON.parse(text), producedAtMs: producedAtMs() };
     } catch {
       return { kind: "fatal", error: unavailableError(request, "malformed JSON body") };
     }
