@@ -253,6 +253,8 @@ export function assembleRealScale(figures: Figures, rows: Row[]): void {
     churn_per_day: churn ? churn.per_day : null,
     pass_s: { first: num(first?.wall_s), steady: num(steady?.wall_s) },
     pass_peak_rss_mb: peaks.length ? Math.max(...peaks) : null,
+    /** The server's node flags during the run (a heap cap lowers the peak: bench/README.md "Pass memory"). */
+    server_node_options: typeof get(figures, "server_node_options") === "string" ? (get(figures, "server_node_options") as string) : null,
     upstream_requests_per_pass: { first: num(first?.upstream_requests), steady: num(steady?.upstream_requests) },
     storage_mb: {
       total: num(size?.total_mb),
@@ -288,9 +290,10 @@ export function assembleRealScale(figures: Figures, rows: Row[]): void {
     "reported",
     null,
   );
+  const nodeOptions = get(figures, "server_node_options");
   add(
     "server peak RSS through a pass (100 ms samples)",
-    `${real.pass_peak_rss_mb ?? "–"} MB`,
+    `${real.pass_peak_rss_mb ?? "–"} MB (server node options: ${typeof nodeOptions === "string" ? nodeOptions : "none"})`,
     REAL_SCALE_GOALS.pass_peak_rss_mb,
     le(real.pass_peak_rss_mb, 400),
   );

@@ -7,7 +7,7 @@
 // BENCH_SCALE (the simulator's world: "real" ≥ 25,000 open markets, the default; "bench" ≥ 10,000 and "demo" for
 // quicker runs while developing), BENCH_CHURN_PER_DAY (short-lived markets stored per day over 31 days, default 3000;
 // 0 = none), BENCH_BURST_FILLS (default 30000) and BENCH_SKIP (comma-separated sections to leave out while developing:
-// gateway, fanin, floor, stream, ratelimit, oracle, churn, burst). Method and figures: bench/README.md.
+// gateway, fanin, floor, stream, ratelimit, oracle, churn, burst, reads). Method and figures: bench/README.md.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import os from "node:os";
@@ -27,6 +27,13 @@ const BURST_FILLS = Number(process.env.BENCH_BURST_FILLS ?? 30_000);
 const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
 // BENCH_CPU_PROF=<dir>: the server's CPU profile of the history phase (bench/lib/cpu-profile.mjs), summarised in the figures.
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+// BENCH_SERVER_NODE_OPTIONS: node flags for the server while diagnosing (e.g. --trace-gc, a --require'd probe).
+const SERVER_NODE_OPTIONS = [
+  process.env.BENCH_SERVER_NODE_OPTIONS ?? "",
+  CPU_PROF_DIR ? `--import ${pathToFileURL(path.join(ROOT, "bench/lib/cpu-profile.mjs")).href}` : "",
+]
+  .filter(Boolean)
+  .join(" ");
 
 // lib/env.ts reads process.env once, at first import: give this process a scratch data dir and secrets before any
 // project module loads, so nothing is written under the repository's own .data/.
@@ -82,6 +89,9 @@ async function main() {
   figures.simulator = simWorld.counts;
   figures.scale = SCALE;
   figures.skipped = [...SKIP];
+  // The server's node flags: a heap cap changes its peak RSS (bench/README.md "Pass memory"), so a run says which it had.
+  figures.server_node_options = SERVER_NODE_OPTIONS || null;
+  figures.load_average = os.loadavg().map((n) => Math.round(n * 100) / 100);
   figures.machine = {
     cpus: os.cpus().length,
     cpu_model: os.cpus()[0]?.model,
@@ -100,9 +110,8 @@ async function main() {
       POLYMARKET_CLOB_URL: `${sim.url}/clob`,
       // The limiter stays in the path at full cost; the limit is only raised so that load runs are not answered 429.
       RATE_LIMIT_ENTERPRISE: "1000000000",
-      ...(CPU_PROF_DIR
-        ? { NODE_OPTIONS: `--import ${pathToFileURL(path.join(ROOT, "bench/lib/cpu-profile.mjs")).href}`, BENCH_CPU_PROF_DIR: CPU_PROF_DIR }
-        : {}),
+      ...(CPU_PROF_DIR ? { BENCH_CPU_PROF_DIR: CPU_PROF_DIR } : {}),
+      ...(SERVER_NODE_OPTIONS ? { NODE_OPTIONS: SERVER_NODE_OPTIONS } : {}),
     });
     progress(`server: ${server.url}`);
     const key = await database.createKey(db.connectionString(), "enterprise");
@@ -274,110 +283,113 @@ async function main() {
       });
     }
 
-    // ---- history and movers at the run's scale × 31 days ---------------------------------------------------------
-    progress("history: seeding 31 days of samples for every stored outcome (server-side SQL, in chunks)");
-    const seeded = await database.withClient(db.connectionString(), (c) => seedHistory(c, progress));
-    figures.seed = seeded;
-    progress(`history: seeded ${seeded.rows_total.toLocaleString("en-US")} rows in ${seeded.seconds} s`);
-    if (CHURN_PER_DAY > 0 && !SKIP.has("churn")) {
-      progress(`churn: storing ${CHURN_PER_DAY.toLocaleString("en-US")} short-lived markets a day for 31 days (server-side SQL)`);
-      figures.churn = await database.withClient(db.connectionString(), (c) => realScale.seedChurn(c, CHURN_PER_DAY, 31, progress));
-    }
-    const size = await database.withClient(db.connectionString(), (c) => databaseSize(c));
-    figures.database_size = size;
-    const marketIds = await database.withClient(db.connectionString(), async (c) =>
-      (await c.query(`SELECT id FROM markets WHERE open ORDER BY random() LIMIT 10000`)).rows.map((r: { id: string }) => r.id),
-    );
-    let next = 0;
-    const historyPath = () => `/api/predmkt/markets/${marketIds[next++ % marketIds.length]}/history?window=30d`;
-    progress(`history: GET markets/{random id}/history?window=30d (${SECONDS} s, 10 connections)`);
-    await load({ url: server.url, headers: auth, seconds: WARMUP_SECONDS, path: historyPath });
-    // The floor beside it, in turns under the same background: the empty route, and the gateway alone on a keyed path
-    // (key + limiter, then 404 without a route behind it).
-    const historyTargets = [
-      { name: "history", url: server.url, headers: auth, path: historyPath },
-      { name: "ping", url: `${server.url}/api/ping`, headers: {} },
-      { name: "gateway_404", url: `${server.url}/api/predmkt/none`, headers: auth },
-    ];
-    if (CPU_PROF_DIR) {
-      mkdirSync(CPU_PROF_DIR, { recursive: true });
-      process.kill(server.pid, "SIGUSR2");
-    }
-    const [history, historyPing, historyGateway] = await interleaved(historyTargets, SECONDS, 4);
-    if (CPU_PROF_DIR) {
-      process.kill(server.pid, "SIGUSR2");
-      const file = path.join(CPU_PROF_DIR, `phase1-${server.pid}.cpuprofile`);
-      for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
-      const { summarize } = await import("./profile-summary");
-      type Profile = Parameters<typeof summarize>[0];
-      figures.history_cpu_profile = { file, ...summarize(JSON.parse(readFileSync(file, "utf8")) as Profile, 15) };
-      progress(`history: CPU profile of the server during the history phase: ${file}`);
-    }
-    const probe = (await (
-      await fetch(`${server.url}/api/predmkt/markets/${marketIds[0]}/history?window=30d`, { headers: auth })
-    ).json()) as { data?: { points: unknown[] } };
-    const floorOf = (r: typeof history) => ({ p50_ms: r.p50_ms, p95_ms: r.p95_ms, rps: r.rps });
-    figures.history_30d = {
-      ...history,
-      times: undefined,
-      points_in_one_answer: probe.data?.points.length ?? null,
-      floor: { ping: floorOf(historyPing), gateway_404: floorOf(historyGateway) },
-    };
-    rows.push({
-      section: "history",
-      figure: "markets/{id}/history?window=30d (random market, 10 connections)",
-      value: `p50 ${history.p50_ms} ms, p95 ${history.p95_ms} ms, ${history.rps} req/s, ~${probe.data?.points.length ?? "?"} points each [${statusText(history.statuses)}]`,
-      database: dbLabel,
-    });
-    rows.push({
-      section: "history",
-      figure: "floor beside it, in turns: /api/ping; keyed path without a route (gateway, 404)",
-      value: `p50 ${historyPing.p50_ms} ms, p95 ${historyPing.p95_ms} ms (${historyPing.rps} req/s); p50 ${historyGateway.p50_ms} ms, p95 ${historyGateway.p95_ms} ms (${historyGateway.rps} req/s)`,
-      database: "–",
-    });
-
-    // Movers (first request after a real pass, warm), conditional requests and the optional soak: bench/sampled-reads.ts.
-    figures.sampled_reads = await sampledReads({
-      serverUrl: server.url,
-      serverPid: server.pid,
-      connectionString: db.connectionString(),
-      auth,
-      cronSecret: CRON_SECRET,
-      marketIds,
-      seconds: SECONDS,
-      dbLabel,
-      progress,
-      rows,
-      stats: authed,
-      ping,
-      history,
-      skip: SKIP,
-    });
-
-    // ---- a burst of fills in one market (bench/real-scale.ts) ------------------------------------------------------
-    if (!SKIP.has("burst")) {
-      const burst = await realScale.burstOneMarket(
-        { serverUrl: server.url, connectionString: db.connectionString(), auth, marketIds, progress, withClient: database.withClient },
-        BURST_FILLS,
+    // BENCH_SKIP=reads: no history seeding and none of the reads below (a run of the two passes alone, e.g. for their RSS).
+    if (!SKIP.has("reads")) {
+      // ---- history and movers at the run's scale × 31 days ---------------------------------------------------------
+      progress("history: seeding 31 days of samples for every stored outcome (server-side SQL, in chunks)");
+      const seeded = await database.withClient(db.connectionString(), (c) => seedHistory(c, progress));
+      figures.seed = seeded;
+      progress(`history: seeded ${seeded.rows_total.toLocaleString("en-US")} rows in ${seeded.seconds} s`);
+      if (CHURN_PER_DAY > 0 && !SKIP.has("churn")) {
+        progress(`churn: storing ${CHURN_PER_DAY.toLocaleString("en-US")} short-lived markets a day for 31 days (server-side SQL)`);
+        figures.churn = await database.withClient(db.connectionString(), (c) => realScale.seedChurn(c, CHURN_PER_DAY, 31, progress));
+      }
+      const size = await database.withClient(db.connectionString(), (c) => databaseSize(c));
+      figures.database_size = size;
+      const marketIds = await database.withClient(db.connectionString(), async (c) =>
+        (await c.query(`SELECT id FROM markets WHERE open ORDER BY random() LIMIT 10000`)).rows.map((r: { id: string }) => r.id),
       );
-      figures.burst_one_market = burst;
-      progress(`burst: scored in ${burst.scoring_s} s, API p99 ${burst.api_p99_ms} ms meanwhile`);
+      let next = 0;
+      const historyPath = () => `/api/predmkt/markets/${marketIds[next++ % marketIds.length]}/history?window=30d`;
+      progress(`history: GET markets/{random id}/history?window=30d (${SECONDS} s, 10 connections)`);
+      await load({ url: server.url, headers: auth, seconds: WARMUP_SECONDS, path: historyPath });
+      // The floor beside it, in turns under the same background: the empty route, and the gateway alone on a keyed path
+      // (key + limiter, then 404 without a route behind it).
+      const historyTargets = [
+        { name: "history", url: server.url, headers: auth, path: historyPath },
+        { name: "ping", url: `${server.url}/api/ping`, headers: {} },
+        { name: "gateway_404", url: `${server.url}/api/predmkt/none`, headers: auth },
+      ];
+      if (CPU_PROF_DIR) {
+        mkdirSync(CPU_PROF_DIR, { recursive: true });
+        process.kill(server.pid, "SIGUSR2");
+      }
+      const [history, historyPing, historyGateway] = await interleaved(historyTargets, SECONDS, 4);
+      if (CPU_PROF_DIR) {
+        process.kill(server.pid, "SIGUSR2");
+        const file = path.join(CPU_PROF_DIR, `phase1-${server.pid}.cpuprofile`);
+        for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+        const { summarize } = await import("./profile-summary");
+        type Profile = Parameters<typeof summarize>[0];
+        figures.history_cpu_profile = { file, ...summarize(JSON.parse(readFileSync(file, "utf8")) as Profile, 15) };
+        progress(`history: CPU profile of the server during the history phase: ${file}`);
+      }
+      const probe = (await (
+        await fetch(`${server.url}/api/predmkt/markets/${marketIds[0]}/history?window=30d`, { headers: auth })
+      ).json()) as { data?: { points: unknown[] } };
+      const floorOf = (r: typeof history) => ({ p50_ms: r.p50_ms, p95_ms: r.p95_ms, rps: r.rps });
+      figures.history_30d = {
+        ...history,
+        times: undefined,
+        points_in_one_answer: probe.data?.points.length ?? null,
+        floor: { ping: floorOf(historyPing), gateway_404: floorOf(historyGateway) },
+      };
+      rows.push({
+        section: "history",
+        figure: "markets/{id}/history?window=30d (random market, 10 connections)",
+        value: `p50 ${history.p50_ms} ms, p95 ${history.p95_ms} ms, ${history.rps} req/s, ~${probe.data?.points.length ?? "?"} points each [${statusText(history.statuses)}]`,
+        database: dbLabel,
+      });
+      rows.push({
+        section: "history",
+        figure: "floor beside it, in turns: /api/ping; keyed path without a route (gateway, 404)",
+        value: `p50 ${historyPing.p50_ms} ms, p95 ${historyPing.p95_ms} ms (${historyPing.rps} req/s); p50 ${historyGateway.p50_ms} ms, p95 ${historyGateway.p95_ms} ms (${historyGateway.rps} req/s)`,
+        database: "–",
+      });
+
+      // Movers (first request after a real pass, warm), conditional requests and the optional soak: bench/sampled-reads.ts.
+      figures.sampled_reads = await sampledReads({
+        serverUrl: server.url,
+        serverPid: server.pid,
+        connectionString: db.connectionString(),
+        auth,
+        cronSecret: CRON_SECRET,
+        marketIds,
+        seconds: SECONDS,
+        dbLabel,
+        progress,
+        rows,
+        stats: authed,
+        ping,
+        history,
+        skip: SKIP,
+      });
+
+      // ---- a burst of fills in one market (bench/real-scale.ts) ------------------------------------------------------
+      if (!SKIP.has("burst")) {
+        const burst = await realScale.burstOneMarket(
+          { serverUrl: server.url, connectionString: db.connectionString(), auth, marketIds, progress, withClient: database.withClient },
+          BURST_FILLS,
+        );
+        figures.burst_one_market = burst;
+        progress(`burst: scored in ${burst.scoring_s} s, API p99 ${burst.api_p99_ms} ms meanwhile`);
+      }
+      const tiers = Object.entries(seeded.rows_by_resolution)
+        .map(([r, n]) => `${r}s ${n.toLocaleString("en-US")}`)
+        .join(", ");
+      rows.push({
+        section: "history",
+        figure: "seeded history (31 d, change-only density)",
+        value: `${seeded.markets} markets, ${seeded.outcomes} outcomes; ${seeded.rows_total.toLocaleString("en-US")} rows (${tiers}) in ${seeded.seconds} s`,
+        database: dbLabel,
+      });
+      rows.push({
+        section: "history",
+        figure: "database size",
+        value: `${size.total_mb} MB total; price_samples ${size.tables.price_samples?.mb ?? "?"} MB, trades ${size.tables.trades?.mb ?? "?"} MB`,
+        database: dbLabel,
+      });
     }
-    const tiers = Object.entries(seeded.rows_by_resolution)
-      .map(([r, n]) => `${r}s ${n.toLocaleString("en-US")}`)
-      .join(", ");
-    rows.push({
-      section: "history",
-      figure: "seeded history (31 d, change-only density)",
-      value: `${seeded.markets} markets, ${seeded.outcomes} outcomes; ${seeded.rows_total.toLocaleString("en-US")} rows (${tiers}) in ${seeded.seconds} s`,
-      database: dbLabel,
-    });
-    rows.push({
-      section: "history",
-      figure: "database size",
-      value: `${size.total_mb} MB total; price_samples ${size.tables.price_samples?.mb ?? "?"} MB, trades ${size.tables.trades?.mb ?? "?"} MB`,
-      database: dbLabel,
-    });
 
     await server.stop();
 

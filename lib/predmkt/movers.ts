@@ -41,7 +41,9 @@ interface Row {
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
-async function changeRows(db: Db, filter: string, params: unknown[], window: string): Promise<(Change & { volume_24h_usd: number })[]> {
+type MoverChange = Change & { volume_24h_usd: number };
+
+async function changeRows(db: Db, filter: string, params: unknown[], window: string): Promise<MoverChange[]> {
   const windowSeconds = WINDOW_SECONDS[window];
   const rows = await db.$queryRawUnsafe<Row[]>(
     `SELECT o.token_id, o.market_id, o.index, o.name, o.price, o.priced_at, o.first_sampled_at,
@@ -58,7 +60,7 @@ async function changeRows(db: Db, filter: string, params: unknown[], window: str
     windowSeconds,
     ...params,
   );
-  const out: (Change & { volume_24h_usd: number })[] = [];
+  const out: MoverChange[] = [];
   for (const r of rows) {
     const now = { t: seconds(r.priced_at), p: r.price };
     const result = changeOverWindow([{ t: seconds(r.then_t), p: r.then_p }, now], now.t, windowSeconds, {
@@ -83,6 +85,115 @@ async function changeRows(db: Db, filter: string, params: unknown[], window: str
   return out;
 }
 
+/** What ranking needs of an open market's first outcome: numbers and the market id, no texts and no Date objects. */
+interface ScanRow {
+  outcome_id: number;
+  market_id: string;
+  price: number;
+  now_s: number;
+  first_s: number | null;
+  volume_24h_usd: number;
+  then_ms: number;
+  then_p: number;
+}
+
+interface Candidate {
+  outcome_id: number;
+  market_id: string;
+  change: number;
+  volume_24h_usd: number;
+  now_p: number;
+  then_p: number;
+  then_ms: number;
+}
+
+/** Open markets read per statement while ranking movers. */
+const MOVERS_PAGE = 1_000;
+/** The movers kept per window (the endpoint's largest `limit`). */
+const MAX_MOVERS = 500;
+
+/**
+ * The best movers among every open market (first outcome), exactly as `rankMovers` over changeRows' rows ranks them,
+ * without ever holding every open market (docs/upstream-behaviours.md "Listing pages in bounded memory"): markets
+ * are scanned a keyset page at a time by id, each row only the numbers the change needs (times as whole seconds and
+ * milliseconds, as changeRows' Dates give them), and only the best `keep` are kept between pages — the ranking is a
+ * total order (|change|, volume, market id), so the best of each page's union with the best so far is exactly the
+ * best of all. The texts of those few are read last.
+ */
+export async function topMovers(db: Db, window: string, keep = MAX_MOVERS, pageSize = MOVERS_PAGE): Promise<MoverChange[]> {
+  const windowSeconds = WINDOW_SECONDS[window];
+  let best: Candidate[] = [];
+  for (let afterMarketId = ""; ;) {
+    const rows = await db.$queryRawUnsafe<ScanRow[]>(
+      `SELECT o.id AS outcome_id, o.market_id, o.price, floor(extract(epoch FROM o.priced_at))::float8 AS now_s,
+              floor(extract(epoch FROM o.first_sampled_at))::float8 AS first_s, m.volume_24h_usd,
+              (extract(epoch FROM s.t) * 1000)::float8 AS then_ms, s.price AS then_p
+       FROM outcomes o
+       JOIN markets m ON m.id = o.market_id
+       JOIN LATERAL (
+         SELECT ps.t, ps.price FROM price_samples ps
+         WHERE ps.resolution_s = $1 AND ps.outcome_id = o.id AND ps.t <= o.priced_at - make_interval(secs => $2)
+         ORDER BY ps.t DESC LIMIT 1) s ON true
+       WHERE o.price IS NOT NULL AND m.open AND o.index = 0 AND m.id > $3
+       ORDER BY m.id LIMIT $4`,
+      resolutionForWindow(windowSeconds),
+      windowSeconds,
+      afterMarketId,
+      pageSize,
+    );
+    const page: Candidate[] = [];
+    for (const r of rows) {
+      const now = { t: r.now_s, p: r.price };
+      const result = changeOverWindow([{ t: Math.floor(r.then_ms / 1000), p: r.then_p }, now], now.t, windowSeconds, {
+        firstSampledAt: r.first_s,
+      });
+      if (!result) continue;
+      page.push({
+        outcome_id: r.outcome_id,
+        market_id: r.market_id,
+        change: result.change,
+        volume_24h_usd: roundUsd(r.volume_24h_usd),
+        now_p: result.now.p,
+        then_p: result.then.p,
+        then_ms: r.then_ms,
+      });
+    }
+    best = rankMovers([...best, ...page], keep);
+    if (rows.length < pageSize) break;
+    afterMarketId = rows[rows.length - 1].market_id;
+  }
+  if (!best.length) return [];
+  const texts = await db.$queryRawUnsafe<
+    { id: number; token_id: string; index: number; name: string; question: string; event_slug: string }[]
+  >(
+    `SELECT o.id, o.token_id, o.index, o.name, m.question, m.event_slug
+     FROM outcomes o JOIN markets m ON m.id = o.market_id WHERE o.id = ANY($1::int[])`,
+    best.map((c) => c.outcome_id),
+  );
+  const byOutcome = new Map(texts.map((t) => [t.id, t]));
+  // An outcome removed between the two reads is left out, not invented.
+  return best.flatMap((c) => {
+    const t = byOutcome.get(c.outcome_id);
+    if (!t) return [];
+    return [
+      {
+        market_id: c.market_id,
+        question: t.question,
+        event_slug: t.event_slug,
+        outcome: t.name,
+        outcome_index: t.index,
+        token_id: t.token_id,
+        probability_now: roundProbability(c.now_p),
+        probability_then: roundProbability(c.then_p),
+        change: c.change,
+        window,
+        then_at: new Date(c.then_ms).toISOString(),
+        volume_24h_usd: c.volume_24h_usd,
+      },
+    ];
+  });
+}
+
 export async function eventChanges(slug: string, window: string) {
   const db = await getDb();
   const at = await asOf(db, "prices");
@@ -99,7 +210,7 @@ export async function movers(window: string, limit: number, excludeResolution = 
   const at = await asOf(db, "prices");
   if (!at) return { data: [], meta: sampledMeta(null, { count: 0, limit, window, exclude_resolution: excludeResolution }) };
   const ranked = await oncePerPass(`movers|${window}`, at, async () => {
-    const rows = rankMovers(await changeRows(db, "m.open AND o.index = 0", [], window), 500);
+    const rows = await topMovers(db, window);
     // A move right after a proposal or a dispute of its market is marked (docs/resolution.md), not dropped.
     const contexts = await moverContexts(db, rows, Math.floor(at.getTime() / 1000));
     return rows.map((row, i) => ({ ...row, resolution_context: contexts[i] }));

@@ -11,7 +11,12 @@ export interface SamplerConfig {
   leaseTtlMs: number;
   /** Rows per SQL statement: PGlite blocks the event loop for the length of one statement. */
   chunkSize: number;
-  /** Events per upstream page (Gamma keyset allows up to 500). */
+  /**
+   * Events per upstream page. Gamma's keyset allows up to 500; a page's events are held until they are written, so
+   * 100 (about 420 markets at Polymarket's size) keeps that bounded for five times the requests (13 → 63 pages at
+   * 26,000 markets, far inside Gamma's 500 `/events` requests per 10 s; docs/upstream-behaviours.md "Listing pages
+   * in bounded memory").
+   */
   eventsPageSize: number;
   /** Trades per `/v2/trades` page (the upstream's cap is 1000). */
   tapePageSize: number;
@@ -41,7 +46,7 @@ export const DEFAULT_CONFIG: SamplerConfig = {
   heartbeatS: STORAGE_TIERS[0].heartbeatS,
   leaseTtlMs: 120_000,
   chunkSize: 400,
-  eventsPageSize: 500,
+  eventsPageSize: 100,
   tapePageSize: 1000,
   tapeBudgetMs: 25_000,
   tapeFirstLookbackS: 600,

@@ -10,19 +10,38 @@ import type { SamplerConfig } from "./config";
 import type { SamplerSource } from "./source";
 import { replaceWhales, type WhaleRow } from "./store";
 
+/** The schedule: the 100 biggest markets every 10 minutes, markets above $100k every 30, the rest every 2 hours. */
+const SCHEDULE = { topRanks: 100, topS: 600, bigUsd: 100_000, bigS: 1800, restS: 7200 } as const;
+
 /** Refresh interval by rank: the biggest markets most often. */
 export function whaleIntervalS(rank: number, volumeUsd: number): number {
-  if (rank < 100) return 600;
-  if (volumeUsd >= 100_000) return 1800;
-  return 7200;
+  if (rank < SCHEDULE.topRanks) return SCHEDULE.topS;
+  if (volumeUsd >= SCHEDULE.bigUsd) return SCHEDULE.bigS;
+  return SCHEDULE.restS;
 }
+
+// The markets due, chosen in the database: only the `whaleMarketsPerPass` it picks come back, not every eligible
+// market (thousands at Polymarket's size: docs/upstream-behaviours.md "Listing pages in bounded memory"). Rank and
+// interval are whaleIntervalS's; waited time is counted in whole milliseconds (both clocks are millisecond-precise,
+// whales_at is timestamptz(3)) and divided as doubles, so the order is the one the same rule computes in JS.
+const DUE_SQL = `
+  WITH ranked AS (
+    SELECT id, condition_id, question, volume_usd, whales_at, row_number() OVER (ORDER BY volume_usd DESC, id) - 1 AS rank
+    FROM markets WHERE open AND volume_usd >= $1),
+  scored AS (
+    SELECT *, CASE WHEN whales_at IS NULL THEN 1::float8
+                   ELSE round(extract(epoch FROM $2::timestamptz - whales_at) * 1000)::float8
+                        / (CASE WHEN rank < ${SCHEDULE.topRanks} THEN ${SCHEDULE.topS}
+                                WHEN volume_usd >= ${SCHEDULE.bigUsd} THEN ${SCHEDULE.bigS}
+                                ELSE ${SCHEDULE.restS} END * 1000)::float8 END AS overdue
+    FROM ranked)
+  SELECT id, condition_id AS "conditionId", question FROM scored
+  WHERE overdue >= 1 ORDER BY overdue DESC, rank LIMIT $3`;
 
 interface Candidate {
   id: string;
   conditionId: string;
   question: string;
-  volumeUsd: number;
-  whalesAt: Date | null;
 }
 
 export interface WhaleRefreshResult {
@@ -48,26 +67,15 @@ export async function refreshWhales(
   now: () => Date,
   renew: () => Promise<void>,
 ): Promise<WhaleRefreshResult> {
-  const all = await db.$queryRawUnsafe<Candidate[]>(
-    `SELECT id, condition_id AS "conditionId", question, volume_usd AS "volumeUsd", whales_at AS "whalesAt"
-     FROM markets WHERE open AND volume_usd >= $1 ORDER BY volume_usd DESC, id`,
-    config.whaleMinVolumeUsd,
-  );
-  const at = now().getTime();
   // Overdue ratio: how many of its intervals a market has waited, most overdue first, then biggest first. A market
   // never read is due now (ratio 1), not infinitely overdue: while thousands wait for their first read (a cold
   // start, a new floor), the biggest markets that are past their interval still come round on time.
-  const due = all
-    .map((m, rank) => {
-      const interval = whaleIntervalS(rank, m.volumeUsd) * 1000;
-      const waited = m.whalesAt ? at - m.whalesAt.getTime() : interval;
-      return { m, rank, overdue: waited / interval };
-    })
-    .filter((c) => c.overdue >= 1)
-    .sort((a, b) => b.overdue - a.overdue || a.rank - b.rank)
-    .slice(0, config.whaleMarketsPerPass)
-    .map((c) => c.m);
-  const result: WhaleRefreshResult = { markets: 0, positions: 0, failed: 0, eligible: all.length };
+  const due = await db.$queryRawUnsafe<Candidate[]>(DUE_SQL, config.whaleMinVolumeUsd, now().toISOString(), config.whaleMarketsPerPass);
+  const [{ n: eligible }] = await db.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM markets WHERE open AND volume_usd >= $1`,
+    config.whaleMinVolumeUsd,
+  );
+  const result: WhaleRefreshResult = { markets: 0, positions: 0, failed: 0, eligible };
   if (due.length === 0) return result;
 
   const outcomes = await db.outcome.findMany({ where: { marketId: { in: due.map((m) => m.id) } } });

@@ -1,9 +1,19 @@
 // Gamma API client: events (keyset paging), event by slug, market by id or condition id (open or closed).
 import { cachedLoad } from "./cache";
 import { reportDropped } from "./dropped";
-import { fetchUpstream } from "./http";
+import { type BodyParser, fetchUpstream } from "./http";
 import { CONDITION_ID_PATTERN, conditionIdForms, MARKET_ID_PATTERN, sameCondition } from "./ids";
-import { EventBySlugSchema, EventsKeysetSchema, GammaMarketSchema, MarketsKeysetSchema, parseEvents, parseMarkets } from "./schemas";
+import { ListObjectReader } from "./json-list";
+import {
+  EventBySlugSchema,
+  EventsKeysetSchema,
+  GammaMarketSchema,
+  MarketsKeysetSchema,
+  ParsedEvents,
+  parseEvent,
+  parseMarkets,
+} from "./schemas";
+import type { DroppedItem } from "./schemas/scalars";
 import type { EventsPage, NormalizedEvent, NormalizedMarket, UpstreamCallOptions } from "./types";
 
 /**
@@ -32,6 +42,33 @@ export interface ListEventsParams {
 }
 
 /**
+ * An events list read item by item as its bytes arrive: each event is parsed and validated as soon as it is complete,
+ * so a page never exists as text or as a whole parsed tree (docs/upstream-behaviours.md "Listing pages in bounded
+ * memory"). An `events` member that is not a list goes on as it is, for the schema to refuse.
+ */
+const eventsItemByItem: BodyParser = {
+  name: "events item by item",
+  read() {
+    const reader = new ListObjectReader("events", parseEvent);
+    return {
+      push: (chunk) => reader.push(chunk),
+      end() {
+        const read = reader.end();
+        if ("text" in read) return read;
+        if ("notAList" in read) return { parsed: { ...read.members, events: read.notAList } };
+        const items: NormalizedEvent[] = [];
+        const dropped: DroppedItem[] = [];
+        for (const one of read.items ?? []) {
+          if (one.event) items.push(one.event);
+          dropped.push(...one.dropped);
+        }
+        return { parsed: { ...read.members, events: new ParsedEvents(items, dropped, read.items?.length ?? 0) } };
+      },
+    };
+  },
+};
+
+/**
  * One page of `/events/keyset` (`after_cursor` paging; Gamma ignores `cursor`/`offset` there). `next_cursor` is null
  * on the last page, and also when Gamma hands back the cursor it was given (a known upstream bug that would
  * otherwise loop forever). Events and markets that cannot be parsed are dropped from the page and reported.
@@ -54,12 +91,12 @@ export async function listEventsPage(params: ListEventsParams = {}, options: Ups
       },
     },
     EventsKeysetSchema,
-    { deadline: options.deadline },
+    { deadline: options.deadline, parseBody: eventsItemByItem },
   );
-  const parsed = parseEvents(body!.events);
+  const parsed = body!.events;
   const dropped = reportDropped(parsed.dropped, "gamma /events/keyset");
   const next = body!.next_cursor;
-  const advanced = next && next !== params.cursor && body!.events.length > 0;
+  const advanced = next && next !== params.cursor && parsed.listed > 0;
   return { events: parsed.items, next_cursor: advanced ? next : null, dropped };
 }
 

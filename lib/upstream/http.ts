@@ -37,6 +37,22 @@ export interface FetchOptions {
   fresh?: boolean;
   /** Told when the answer was produced upstream: now minus its `Age` header (the seconds a CDN held it), else now. */
   onProducedAt?: (ms: number) => void;
+  /**
+   * Reads a successful body as its bytes arrive instead of as one text (e.g. a list item by item, json-list.ts);
+   * `schema` then checks what it made.
+   */
+  parseBody?: BodyParser;
+}
+
+export interface BodyParser {
+  /** Keeps requests read differently from coalescing. */
+  name: string;
+  /**
+   * A reader of one body, fed its chunks in order. At the end it answers what it made, or the body's text when the
+   * body is not what it reads (an HTML page, an error text), which then goes the ordinary way. A SyntaxError thrown
+   * from either makes the body malformed.
+   */
+  read: () => { push: (chunk: Uint8Array) => void; end: () => { parsed: unknown } | { text: string } };
 }
 
 let bustCounter = 0;
@@ -166,7 +182,24 @@ type Attempt =
   | { kind: "retryable"; why: string; retryAfterMs: number | null }
   | { kind: "fatal"; error: ApiError };
 
-async function attempt(request: UpstreamRequest, url: string, deadline: number): Promise<Attempt> {
+/** The body through `parser`, chunk by chunk; a malformed body stops the read and cancels the rest of the stream. */
+async function readWith(parser: BodyParser, body: ReadableStream<Uint8Array>): Promise<{ parsed: unknown } | { text: string } | null> {
+  const reading = parser.read();
+  const stream = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) return reading.end();
+      reading.push(value);
+    }
+  } catch (error) {
+    await stream.cancel().catch(() => undefined);
+    if (error instanceof SyntaxError) return null;
+    throw error;
+  }
+}
+
+async function attempt(request: UpstreamRequest, url: string, deadline: number, parser: BodyParser | undefined): Promise<Attempt> {
   const remaining = deadline - Date.now();
   if (remaining <= 0) return { kind: "fatal", error: timeoutError(request) };
   const controller = new AbortController();
@@ -187,10 +220,19 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number):
       await response.body?.cancel().catch(() => undefined);
       return { kind: "retryable", why: `HTTP ${response.status}`, retryAfterMs: parseRetryAfter(response.headers.get("retry-after")) };
     }
-    const text = await response.text();
+    const age = Number(response.headers.get("age"));
+    // Once the body is in: now minus the seconds a CDN held the answer.
+    const producedAtMs = () => Date.now() - (Number.isFinite(age) && age > 0 ? age * 1000 : 0);
+    const htmlType = /text\/html/i.test(response.headers.get("content-type") ?? "");
+    const read =
+      parser && response.ok && !htmlType && response.body ? await readWith(parser, response.body) : { text: await response.text() };
+    // A truncated or non-JSON body: the upstream is misbehaving, not slow.
+    if (read === null) return { kind: "fatal", error: unavailableError(request, "malformed JSON body") };
+    if ("parsed" in read) return { kind: "ok", body: read.parsed, producedAtMs: producedAtMs() };
+    const text = read.text;
     // Cloudflare answers its own HTML pages (challenges, "Just a moment...") in front of the API: a transient edge
     // condition, retried like a 5xx, never parsed as data.
-    if (/text\/html/i.test(response.headers.get("content-type") ?? "") || /^\s*<(!doctype|html)/i.test(text)) {
+    if (htmlType || /^\s*<(!doctype|html)/i.test(text)) {
       return {
         kind: "retryable",
         why: `HTML page (HTTP ${response.status})`,
@@ -198,12 +240,9 @@ async function attempt(request: UpstreamRequest, url: string, deadline: number):
       };
     }
     if (!response.ok) return { kind: "fatal", error: unavailableError(request, `HTTP ${response.status}`) };
-    const age = Number(response.headers.get("age"));
-    const producedAtMs = Date.now() - (Number.isFinite(age) && age > 0 ? age * 1000 : 0);
     try {
-      return { kind: "ok", body: JSON.parse(text), producedAtMs };
+      return { kind: "ok", body: JSON.parse(text), producedAtMs: producedAtMs() };
     } catch {
-      // A truncated or non-JSON body: the upstream is misbehaving, not slow.
       return { kind: "fatal", error: unavailableError(request, "malformed JSON body") };
     }
   } catch (error) {
@@ -224,6 +263,7 @@ async function send(
   deadline: number,
   nullOn: readonly number[],
   fresh: boolean,
+  parser: BodyParser | undefined,
 ): Promise<{ body: unknown; producedAtMs: number }> {
   const s = state();
   const maxAttempts = 1 + env.UPSTREAM_MAX_RETRIES;
@@ -235,7 +275,7 @@ async function send(
     let result: Attempt;
     const started = performance.now();
     try {
-      result = await attempt(request, fresh ? withCacheBuster(url) : url, deadline);
+      result = await attempt(request, fresh ? withCacheBuster(url) : url, deadline, parser);
     } finally {
       release();
     }
@@ -271,10 +311,11 @@ export async function fetchUpstream<S extends z.ZodType>(
   const url = buildUrl(request);
   const nullOn = [...(options.nullOnStatus ?? []), ...(options.allowNotFound ? [404] : [])];
   const fresh = options.fresh === true;
-  const key = `${request.method ?? "GET"} ${url} ${request.body !== undefined ? JSON.stringify(request.body) : ""} ${nullOn.join(",")}${fresh ? " fresh" : ""}`;
+  const parser = options.parseBody;
+  const key = `${request.method ?? "GET"} ${url} ${request.body !== undefined ? JSON.stringify(request.body) : ""} ${nullOn.join(",")}${fresh ? " fresh" : ""}${parser ? ` ${parser.name}` : ""}`;
   let pending = s.inFlight.get(key) as Promise<{ body: unknown; producedAtMs: number }> | undefined;
   if (!pending) {
-    pending = send(request, url, options.deadline ?? defaultDeadline(), nullOn, fresh).finally(() => s.inFlight.delete(key));
+    pending = send(request, url, options.deadline ?? defaultDeadline(), nullOn, fresh, parser).finally(() => s.inFlight.delete(key));
     s.inFlight.set(key, pending);
   }
   let body: unknown;

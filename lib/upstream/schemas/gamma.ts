@@ -196,25 +196,46 @@ function normalizeEvent(e: z.output<typeof RawEventSchema>): { event: Normalized
   return { event, dropped: [...markets.dropped, ...tags.dropped] };
 }
 
+/** One raw event → the event (null when it cannot be used) and what was dropped of it (itself, or some markets). */
+export function parseEvent(raw: unknown): { event: NormalizedEvent | null; dropped: DroppedItem[] } {
+  const outer = parseEach([raw], RawEventSchema, "event", EVENT_ID_KEYS);
+  return outer.items.length ? normalizeEvent(outer.items[0]) : { event: null, dropped: outer.dropped };
+}
+
 /** A list of raw events → the usable events, and what was dropped (whole events, or markets inside kept events). */
 export function parseEvents(raw: readonly unknown[]): Parsed<NormalizedEvent> {
-  const outer = parseEach(raw, RawEventSchema, "event", EVENT_ID_KEYS);
   const items: NormalizedEvent[] = [];
-  const dropped = [...outer.dropped];
-  for (const e of outer.items) {
-    const one = normalizeEvent(e);
-    items.push(one.event);
+  const dropped: DroppedItem[] = [];
+  for (const element of raw) {
+    const one = parseEvent(element);
+    if (one.event) items.push(one.event);
     dropped.push(...one.dropped);
   }
   return { items, dropped };
+}
+
+/** The events of a list answer, each validated as the body was read (lib/upstream/json-list.ts). */
+export class ParsedEvents implements Parsed<NormalizedEvent> {
+  constructor(
+    readonly items: NormalizedEvent[],
+    readonly dropped: DroppedItem[],
+    /** Elements the list held, usable or not. */
+    readonly listed: number,
+  ) {}
 }
 
 export function parseMarkets(raw: readonly unknown[]): Parsed<NormalizedMarket> {
   return parseEach(raw, GammaMarketSchema, "market", MARKET_ID_KEYS);
 }
 
-/** `/events/keyset`: `{events, next_cursor}`; `next_cursor` is omitted on the last page. */
-export const EventsKeysetSchema = z.object({ events: rawList, next_cursor: optionalString });
+/**
+ * `/events/keyset`: `{events, next_cursor}`; `next_cursor` is omitted on the last page. Its events arrive already
+ * parsed, item by item, as the body was read (gamma.ts `eventsItemByItem`).
+ */
+export const EventsKeysetSchema = z.object({
+  events: z.instanceof(ParsedEvents, { message: "expected an array of events" }),
+  next_cursor: optionalString,
+});
 /** `/markets/keyset`: `{markets, next_cursor}` (Polymarket/ts-sdk gamma/market.ts `ListMarketsKeysetResponseSchema`). */
 export const MarketsKeysetSchema = z.object({ markets: rawList, next_cursor: optionalString });
 

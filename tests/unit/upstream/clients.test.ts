@@ -264,6 +264,43 @@ describe("tolerance", () => {
       ["market", "bad-market-1"],
     ]);
   });
+
+  it("an events page read item by item as it streams equals the page parsed whole, and a bad body fails as before", async () => {
+    // A page several stream chunks long, with text that is not ASCII: each event is read as its bytes arrive.
+    const good = eventFixture[0];
+    const events = Array.from({ length: 60 }, (_, i) => ({
+      ...good,
+      id: String(5000 + i),
+      slug: `${good.slug}-${i}`,
+      title: `Élection « ${i} » – 🗳️ ${"x".repeat(i * 97)}`,
+    }));
+    const text = JSON.stringify({ $schema: "x", events, next_cursor: "next" });
+    expect(Buffer.byteLength(text)).toBeGreaterThan(200_000);
+    stub.route("/gamma/events/keyset", { text });
+    const page = await gamma.listEventsPage({ limit: 60 });
+    const { parseEvents } = await import("@/lib/upstream/schemas");
+    expect(page.events).toEqual(parseEvents(events).items);
+    expect(page.events.map((e) => e.title)).toEqual(events.map((e) => e.title));
+    expect(page.next_cursor).toBe("next");
+
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => Promise.reject(new Error("no error")),
+        (error: { code: string }) => error.code,
+      );
+    stub.route("/gamma/events/keyset", { text: text.slice(0, 150_000) });
+    expect(await failure(gamma.listEventsPage({ limit: 60 }))).toBe("upstream_unavailable");
+    stub.route("/gamma/events/keyset", { json: { events: { id: "1" } } });
+    expect(await failure(gamma.listEventsPage({ limit: 60 }))).toBe("upstream_unavailable");
+    stub.route("/gamma/events/keyset", { json: [good] });
+    expect(await failure(gamma.listEventsPage({ limit: 60 }))).toBe("upstream_unavailable");
+    // Cloudflare's HTML page is retried (as for every other request), then the page is read.
+    let answered = 0;
+    stub.route("/gamma/events/keyset", () => (answered++ === 0 ? { text: "<!DOCTYPE html><title>Just a moment...</title>" } : { text }));
+    const before = stub.count("/gamma/events/keyset");
+    expect((await gamma.listEventsPage({ limit: 60 })).events).toHaveLength(60);
+    expect(stub.count("/gamma/events/keyset") - before).toBe(2);
+  });
 });
 
 // Protocol V2 markets, shapes taken from Polymarket's own SDK tests and docs (sim/polymarket/SOURCES.md lists them):
