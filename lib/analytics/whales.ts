@@ -9,7 +9,7 @@ interface PositionInput {
   current_price: number | null;
 }
 
-interface ValuedPosition {
+export interface ValuedPosition {
   value_usd: number;
   unrealized_pnl_usd: number | null;
 }
