@@ -2,9 +2,16 @@
 // `node:http` server. Each runs in its own process so that the load generator (autocannon, in this process) never
 // shares an event loop with what it measures. Every process started here is stopped by `stopAll()`.
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../../scripts/lib/build";
 import { freePort } from "../../scripts/lib/net";
+
+// The node flags `npm start` gives the server (its heap cap, docs/deployment.md), read from package.json so that the
+// bench measures the server as deployed.
+const START_NODE_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith("--"));
 
 const children = new Set<ChildProcess>();
 const stoppers = new Set<() => Promise<void>>();
@@ -67,7 +74,7 @@ export async function startServer(distDir: string, env: Record<string, string>):
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
   });
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/server.mjs")], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, path.join(ROOT, "scripts/server.mjs")], {
     cwd: ROOT,
     env: fullEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
