@@ -25,12 +25,19 @@ export function sourceHash(): string {
 
 function withLock<T>(lockDir: string, work: () => T): T {
   const started = Date.now();
+  const owner = path.join(lockDir, "pid");
   for (;;) {
     try {
       mkdirSync(lockDir, { recursive: false });
+      writeFileSync(owner, String(process.pid));
       break;
     } catch {
-      // Another process is building the same output: wait for it rather than build twice.
+      // Another process is building the same output: wait for it rather than build twice. A lock whose builder is
+      // gone (killed mid-build: `npm test` stops its background build when a phase fails) is taken over at once.
+      if (lockOwnerGone(owner)) {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
       if (Date.now() - started > 900_000) throw new Error(`timed out waiting for build lock ${lockDir}`);
       execFileSync("sleep", ["1"]);
     }
@@ -39,6 +46,22 @@ function withLock<T>(lockDir: string, work: () => T): T {
     return work();
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+function lockOwnerGone(owner: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(owner, "utf8"));
+  } catch {
+    return false; // just created, its pid not written yet
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
 
