@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres } from "@/lib/db/migrate-postgres";
 import { createTestKey } from "../../helpers/keys";
+import { pollUntil } from "../../helpers/poll";
 import { type RunningApp, startApp } from "../../helpers/server";
 import { POSTGRES_URL, postgresAvailable } from "../../helpers/services";
 import { startTcpProxy, type TcpProxy } from "../../helpers/tcp-proxy";
@@ -61,12 +62,13 @@ describe.runIf(await postgresAvailable())("database unreachable mid-run", () => 
     expect((await health.json()).checks.database.ok).toBe(false);
 
     proxy.restore();
-    let recovered = 0;
-    for (let i = 0; i < 40 && recovered === 0; i++) {
-      if ((await get("/api/predmkt/stats")).status === 200) recovered++;
-      else await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(recovered).toBe(1);
+    await pollUntil(
+      async () => (await get("/api/predmkt/stats")).status,
+      (status) => status === 200,
+      10_000,
+      250,
+      "stats answering 200 again",
+    );
     expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
   });
 });

@@ -11,6 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres } from "@/lib/db/migrate-postgres";
 import { type Simulator, startSimulator } from "@/sim/polymarket";
+import { pollUntil } from "../../helpers/poll";
 import { POSTGRES_URL, postgresAvailable } from "../../helpers/services";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -81,13 +82,7 @@ describe.runIf(await postgresAvailable())("sampler process killed mid-pass", () 
     timeoutMs = 60_000,
     everyMs = 100,
   ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, everyMs));
-    }
+    return (await pollUntil(probe, (value) => Boolean(value), timeoutMs, everyMs, what)) as T;
   }
 
   const runs = () =>

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { untilRefused } from "../../helpers/poll";
+import { pollUntil, untilRefused } from "../../helpers/poll";
 import { type RunningApp, startApp } from "../../helpers/server";
 
 const run = promisify(execFile);
@@ -42,9 +42,13 @@ describe("npm run keys", () => {
     expect(statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o700);
 
     // Unused, it closes again: the socket goes and the owner record no longer names it.
-    const deadline = Date.now() + BRIDGE_IDLE_MS + 10_000;
-    while (existsSync(socketPath) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    expect(existsSync(socketPath)).toBe(false);
+    await pollUntil(
+      () => existsSync(socketPath),
+      (exists) => !exists,
+      BRIDGE_IDLE_MS + 10_000,
+      200,
+      "the idle socket to close",
+    );
     expect(JSON.parse(readFileSync(ownerFile, "utf8"))).not.toHaveProperty("socketDir");
   }, 40_000);
 
