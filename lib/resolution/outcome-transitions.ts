@@ -73,7 +73,7 @@ export interface QuestionTransition {
   market: TransitionMarket | null;
 }
 
-export const questionState = (status: QuestionStatus): QuestionState => ({ status, vote_phase: null, round_id: null, roll_count: 0 });
+const questionState = (status: QuestionStatus): QuestionState => ({ status, vote_phase: null, round_id: null, roll_count: 0 });
 
 /** The question-level transitions from `published` to `questions`, in the order their events happened. */
 export function diffOutcomes(

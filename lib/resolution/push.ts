@@ -32,11 +32,11 @@ const PUBLISH_LOCK = 741400002;
 const stateKey = (ctx: OracleContext) => `resolution_stream_built_at:${ctx.id}`;
 
 /** A dispute's transition (`scope: "dispute"`) or a question's outcome outside the vote (`scope: "question"`). */
-export type PublishedTransition =
+type PublishedTransition =
   | (Transition & { scope: "dispute"; proposed_outcome: string | null; seq: number })
   | (QuestionTransition & { proposed_outcome: string | null; seq: number });
 
-export interface PublishResult {
+interface PublishResult {
   /** `no_answer`: the index has no disputes answer yet; `stale`: a newer answer was already published. */
   status: "published" | "no_answer" | "stale";
   transitions: PublishedTransition[];

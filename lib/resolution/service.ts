@@ -8,7 +8,7 @@ import { withMarkets } from "./disputes";
 import { joinCache } from "./join-cache";
 
 /** Figures (series, holders) are read for this many newest joined disputes; older ones keep their market only. */
-export const DISPUTES_WITH_FIGURES = 100;
+const DISPUTES_WITH_FIGURES = 100;
 
 type Joined = Awaited<ReturnType<typeof withMarkets<DisputesBody["data"][number]>>>;
 /** The current stored answer's join, and the previous one's while requests that read it finish. */

@@ -89,7 +89,7 @@ export const stateOf = (d: IndexedDispute): DisputeState => ({
 const same = (a: DisputeState, b: DisputeState) =>
   a.status === b.status && a.vote_phase === b.vote_phase && a.round_id === b.round_id && a.roll_count === b.roll_count;
 
-export function kindOf(from: DisputeState | null, to: DisputeState): TransitionKind {
+function kindOf(from: DisputeState | null, to: DisputeState): TransitionKind {
   if (!from || from.status !== to.status) return to.status;
   if (to.round_id !== from.round_id || to.roll_count > from.roll_count) return "rolled";
   if (to.status === "voting" && to.vote_phase && to.vote_phase !== from.vote_phase) return to.vote_phase;
