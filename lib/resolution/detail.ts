@@ -11,11 +11,11 @@ import { readDisputeVote } from "@/lib/oracle/dispute-vote";
 import { chainAnswer, getOracleVoters } from "@/lib/oracle/service";
 import { cachedLoad } from "@/lib/upstream";
 import { walletUrl } from "@/lib/upstream/ids";
-import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./disputes";
+import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./markets-for-disputes";
 import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { type Holder, type Voter, votersHoldingPositions } from "./overlap";
 import { joinCache } from "./join-cache";
-import { loadJoinedDisputes } from "./service";
+import { loadJoinedDisputes } from "./joined-disputes";
 import { decimalToWei, outcomeInWords, outcomeLabelsFromOutcomes, outcomeLabelsFromText } from "./status";
 
 /** Points in a series answer at most (the series is thinned evenly beyond that, keeping its first and last points). */

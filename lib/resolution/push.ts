@@ -16,7 +16,7 @@ import type { OracleContext } from "@/lib/oracle/context";
 import { type IndexedOutcome, type IndexedSubject, readOutcomeSubjects } from "@/lib/oracle/outcomes";
 import { runIndexerPass } from "@/lib/oracle/indexer";
 import { readSnapshot, type StoredSnapshot } from "@/lib/oracle/snapshots";
-import { marketsForDisputes } from "./disputes";
+import { marketsForDisputes } from "./markets-for-disputes";
 import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { resolutionsByConditionId } from "./market-status";
 import { marketsOfSubjects, outcomesByMarket } from "./outcome-markets";

@@ -4,7 +4,7 @@
 // out to the upstream on its own.
 import type { DisputesBody } from "@/lib/oracle/bodies";
 import { chainAnswer, getOracleDisputes } from "@/lib/oracle/service";
-import { withMarkets } from "./disputes";
+import { withMarkets } from "./markets-for-disputes";
 import { joinCache } from "./join-cache";
 
 /** Figures (series, holders) are read for this many newest joined disputes; older ones keep their market only. */
