@@ -57,13 +57,12 @@ export interface PassFacts {
   rounds: ReadonlyMap<number, { starts_at: string; ends_at: string }>;
 }
 
-export interface Transition {
-  dispute_id: Hex;
-  question_id: Hex | null;
+/**
+ * What every transition on the `resolution` topic carries, a dispute's (below) or a question's
+ * (outcome-transitions.ts): when it happened, the passes that saw it, the dispute's proposal and the market.
+ */
+export interface TransitionBase {
   title: string | null;
-  transition: TransitionKind;
-  from: DisputeState | null;
-  to: DisputeState;
   /** When the chain event happened, where the index knows it (dispute time, vote phase start); else null. */
   at: string | null;
   /** The pass that saw the new state (its blocks), and the one that last saw the old state (null on a first sighting). */
@@ -77,6 +76,14 @@ export interface Transition {
   disputed_at: string | null;
   dispute_tx_hash: Hex | null;
   market: TransitionMarket | null;
+}
+
+export interface Transition extends TransitionBase {
+  dispute_id: Hex;
+  question_id: Hex | null;
+  transition: TransitionKind;
+  from: DisputeState | null;
+  to: DisputeState;
 }
 
 export const stateOf = (d: IndexedDispute): DisputeState => ({
