@@ -133,9 +133,9 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
 
     // ---- the dispute -> market join by path (docs/resolution.md): markets as Gamma would list them for the seeded
     // questions, three in four stored by the sampler, the rest found only by a Gamma lookup of the expected condition
-    // ids (lib/resolution/disputes.ts marketsForDisputes) ----
+    // ids (lib/resolution/markets-for-disputes.ts marketsForDisputes) ----
     const { indexMarkets, joinDisputeToMarket, joinKeyOf } = await import("../lib/resolution/join");
-    const { expectedConditionIds } = await import("../lib/resolution/disputes");
+    const { expectedConditionIds } = await import("../lib/resolution/markets-for-disputes");
     const { standardMarketIds } = await import("../sim/polymarket/disputed");
     const { scaledQuestionAncillary } = await import("../sim/chain/scaled");
     const { POLYMARKET_ADAPTERS } = await import("../sim/chain/seed");

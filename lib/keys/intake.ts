@@ -9,7 +9,7 @@ import { log } from "@/lib/log";
 import { KEY_REQUESTS_PER_ADDRESS_PER_MINUTE } from "./limits";
 import { createKeyRequest, newKeyRequestReference } from "./requests";
 
-export interface KeyRequestForm {
+interface KeyRequestForm {
   name: string;
   email: string;
   use_case: string;
@@ -20,7 +20,7 @@ export interface KeyRequestForm {
   website?: string;
 }
 
-export interface KeyRequestReceipt {
+interface KeyRequestReceipt {
   reference: string;
   status: "pending";
   next_steps: string;

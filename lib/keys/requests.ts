@@ -9,7 +9,7 @@ import type { ApiKey, KeyRequest } from "@/lib/generated/prisma/client";
 
 export const KEY_REQUEST_REFERENCE_PATTERN = /^kr_[0-9a-f]{16}$/;
 
-export interface NewKeyRequest {
+interface NewKeyRequest {
   name: string;
   email: string;
   useCase: string;
@@ -61,7 +61,7 @@ async function claim(db: Db, reference: string, data: { status: "approved" | "re
   return request;
 }
 
-export interface Approval {
+interface Approval {
   request: KeyRequest;
   key: string;
   record: ApiKey;

@@ -71,7 +71,7 @@ function mergeBack(batch: Map<string, number>): void {
 }
 
 /** Adds the rows to `key_usage`: one statement per 500 rows, conflicts add their counts. */
-export async function writeUsageRows(db: Db, rows: UsageRow[]): Promise<void> {
+async function writeUsageRows(db: Db, rows: UsageRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const values = rows
       .slice(start, start + ROWS_PER_STATEMENT)
@@ -89,7 +89,7 @@ const rowsOf = (entries: Iterable<[string, unknown]>) =>
  * The Redis hash this deployment's counters meet in. Counts belong to the database they are flushed to, so the name
  * is derived from it: deployments (or test servers) sharing one Redis never flush each other's counts.
  */
-export function sharedUsageKey(): string {
+function sharedUsageKey(): string {
   return `predmkt:usage:${DATA_NAMESPACE}`;
 }
 

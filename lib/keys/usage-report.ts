@@ -9,7 +9,7 @@ import { STATUS_CLASSES, type StatusClass, unflushedUsage, type UsageRow } from 
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
-export const USAGE_HISTORY_DAYS = 30;
+const USAGE_HISTORY_DAYS = 30;
 
 type ByStatus = Record<StatusClass, number>;
 const emptyByStatus = (): ByStatus => ({ "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 });
@@ -29,20 +29,20 @@ function readRows(db: Db, since: Date, keyId?: string): Promise<RollupRow[]> {
 const fromUnflushed = (rows: UsageRow[]): RollupRow[] =>
   rows.map((r) => ({ keyId: r.keyId, minute: new Date(r.minute), operation: r.operation, statusClass: r.statusClass, count: r.count }));
 
-export interface OperationDay {
+interface OperationDay {
   operation: string;
   requests: number;
   by_status: ByStatus;
 }
 
-export interface UsageDay {
+interface UsageDay {
   date: string;
   requests: number;
   rate_limited: number;
   operations: OperationDay[];
 }
 
-export interface KeyUsageView {
+interface KeyUsageView {
   key: { id: string; prefix: string; tier: Tier; expires_at: string | null; rotated_until: string | null };
   limit: { requests_per_minute: number; window_s: number };
   current_minute: { start: string; requests: number; rate_limited: number };
@@ -50,7 +50,7 @@ export interface KeyUsageView {
 }
 
 /** A key holder's usage: this minute (including counts not yet flushed) and per day for the last 30 days. */
-export async function keyUsageView(db: Db, key: ApiKey, now = Date.now()): Promise<KeyUsageView> {
+async function keyUsageView(db: Db, key: ApiKey, now = Date.now()): Promise<KeyUsageView> {
   const todayStart = now - (now % DAY_MS);
   const since = new Date(todayStart - (USAGE_HISTORY_DAYS - 1) * DAY_MS);
   const minuteStart = now - (now % MINUTE_MS);
@@ -103,7 +103,7 @@ export async function keyUsageView(db: Db, key: ApiKey, now = Date.now()): Promi
   };
 }
 
-export interface KeyUsageSummary {
+interface KeyUsageSummary {
   prefix: string;
   id: string;
   owner: string;

@@ -3,7 +3,7 @@
 import { log } from "@/lib/log";
 import { TimeoutError, withTimeout } from "@/lib/timeout";
 
-export const KV_BEST_EFFORT_TIMEOUT_MS = 300;
+const KV_BEST_EFFORT_TIMEOUT_MS = 300;
 
 export async function kvBestEffort<T>(what: string, call: () => Promise<T>): Promise<T | undefined> {
   try {

@@ -111,7 +111,7 @@ export function getKv(): KvState | null {
 }
 
 /** Whether the rate-limit state has a store of its own (RATE_LIMIT_UPSTASH_REDIS_REST_URL or RATE_LIMIT_REDIS_URL). */
-export function limitsStoreSeparate(): boolean {
+function limitsStoreSeparate(): boolean {
   return Boolean((env.RATE_LIMIT_UPSTASH_REDIS_REST_URL && env.RATE_LIMIT_UPSTASH_REDIS_REST_TOKEN) || env.RATE_LIMIT_REDIS_URL);
 }
 

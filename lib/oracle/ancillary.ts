@@ -24,7 +24,7 @@ export function decodeIdentifier(identifier: Hex): string {
   return hexToString(identifier).replace(/\u0000+$/, "");
 }
 
-export interface PolymarketQuestion {
+interface PolymarketQuestion {
   title: string | null;
   description: string | null;
   marketId: string | null;
@@ -146,9 +146,4 @@ export function adapterAncillaryData(stampedOrRaw: Hex): Hex {
     if (at === 0) break;
   }
   return stampedOrRaw;
-}
-
-/** Polymarket's questionID: keccak256 of the adapter's ancillary data, from any form it reaches us in. */
-export function questionIdFromAncillary(ancillaryData: Hex): Hex {
-  return keccak256(adapterAncillaryData(ancillaryData));
 }

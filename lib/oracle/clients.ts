@@ -70,9 +70,6 @@ export function createOracleClients(config: OracleConfig): OracleClients {
   };
 }
 
-// viem's default of 1 KiB of calldata per Multicall3 batch is ~25 calls; 8 KiB (~220 calls) keeps a batch's gas
-// well under the eth_call caps of public RPCs even for getVoterStakePostUpdate.
-export const MULTICALL_BATCH_BYTES = 8 * 1024;
 // Multicall3's canonical address on every chain. Passed explicitly: viem's chain definitions would otherwise refuse
 // reads pinned to a block before Multicall3's mainnet deployment block (a local chain's blocks all are).
 export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;

@@ -4,7 +4,7 @@ import { env as processEnv, type Env } from "@/lib/env";
 import type { ChainName } from "./clients";
 
 /** Polymarket's UMA CTF adapters on Polygon (UMA's own list: optimistic-oracle-dapp-v2 src/projects/polymarket.ts). */
-export const DEFAULT_POLYMARKET_REQUESTERS: Address[] = [
+const DEFAULT_POLYMARKET_REQUESTERS: Address[] = [
   "0xCB1822859cEF82Cd2Eb4E6276C7916e692995130",
   "0x6A9D222616C90FcA5754cd1333cFD9b7fb6a4F74",
   "0x2F5e3684cb1F318ec51b00Edba38d79Ac2c0aA9d",
@@ -12,15 +12,12 @@ export const DEFAULT_POLYMARKET_REQUESTERS: Address[] = [
   "0x65070BE91477460D8A7AeEb94ef92fe056C2f2A7",
   "0x69c47De9D4D3Dad79590d61b9e05918E03775f24",
 ];
-export const DEFAULT_CHILD_TUNNEL: Address = "0xac60353a54873c446101216829a6A98cDbbC3f3D";
+const DEFAULT_CHILD_TUNNEL: Address = "0xac60353a54873c446101216829a6A98cDbbC3f3D";
 /**
  * Polymarket's UMA adapters for neg-risk markets (their `ctf` is a NegRiskOperator, so their questionID is the
  * operator's requestId): Polymarket/neg-risk-ctf-adapter `addresses.json` and the v4 one (docs/resolution.md).
  */
-export const NEG_RISK_REQUESTERS: readonly string[] = [
-  "0x2f5e3684cb1f318ec51b00edba38d79ac2c0aa9d",
-  "0x69c47de9d4d3dad79590d61b9e05918e03775f24",
-];
+const NEG_RISK_REQUESTERS: readonly string[] = ["0x2f5e3684cb1f318ec51b00edba38d79ac2c0aa9d", "0x69c47de9d4d3dad79590d61b9e05918e03775f24"];
 /**
  * The NegRiskAdapter every neg-risk condition of the first operator names as its oracle. UMA's monitor calls it
  * "LEGACY_NEG_RISK_ADAPTER" and tries it beside each operator's `nrAdapter()` (protocol monitor-v2

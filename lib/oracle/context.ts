@@ -91,7 +91,7 @@ export function votingScan(config: OracleConfig): ScanTarget {
  * Polymarket adapters' reset and resolutions, in one scan (ProposePrice and Settle are kept for Polymarket's requesters
  * only, as rows of oracle_requests). The adapters' addresses are the configured requesters.
  */
-export function polygonScan(config: OracleConfig): ScanTarget {
+function polygonScan(config: OracleConfig): ScanTarget {
   return {
     name: "oov2-r2",
     chain: "polygon",
@@ -117,7 +117,7 @@ export function polygonScan(config: OracleConfig): ScanTarget {
  * the sports oracle's game and market states. Its own scan (its own cursor, from the start block): a database built
  * before them scans only these from the start, not the Optimistic Oracles' history again.
  */
-export function outcomesScan(config: OracleConfig): ScanTarget {
+function outcomesScan(config: OracleConfig): ScanTarget {
   const scanned = new Set(polygonEvents.adapterResets.map((e) => e.name));
   return {
     name: "polymarket-outcomes",
@@ -144,7 +144,7 @@ export function requesterAddresses(config: OracleConfig): Address[] {
 }
 
 // Where "finalized" is not served (an RPC or a local node without the tag), the indexer stays this many blocks back.
-export const FINALIZED_FALLBACK_DEPTH = 64n;
+const FINALIZED_FALLBACK_DEPTH = 64n;
 
 /**
  * The block the indexer reads a chain at: the finalized block, or `confirmations` blocks below the latest one. Its

@@ -107,7 +107,7 @@ const intList = (ids: Iterable<number>) => [...ids].map((n) => String(Math.trunc
  * round's `commits` are its distinct (voter, request) commitments and a request's per-round `commits` its distinct
  * committers (docs/oracle-facts.md, "Figures").
  */
-export function recomputeVoteAggregates(db: Db, roundIds: Set<number>, requestIds: Set<string>): Op[] {
+function recomputeVoteAggregates(db: Db, roundIds: Set<number>, requestIds: Set<string>): Op[] {
   const ops: Op[] = [];
   const eth = CHAIN_IDS.ethereum;
   if (roundIds.size) {

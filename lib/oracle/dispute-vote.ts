@@ -6,7 +6,7 @@ import { type Address, formatUnits, getAddress, type Hex } from "viem";
 import { CHAIN_IDS } from "./clients";
 import type { OracleContext } from "./context";
 
-export interface DisputeReveal {
+interface DisputeReveal {
   voter: Address;
   round_id: number;
   /** Price voted, scaled from 1e18 (exact decimal string). */
@@ -16,7 +16,7 @@ export interface DisputeReveal {
   tokensWei: bigint;
 }
 
-export interface DisputeVoteRound {
+interface DisputeVoteRound {
   round_id: number;
   commits: number;
   reveals: number;
@@ -25,7 +25,7 @@ export interface DisputeVoteRound {
   votes: { price: string; voters: number; tokensWei: bigint }[];
 }
 
-export interface DisputeVote {
+interface DisputeVote {
   reveals: DisputeReveal[];
   rounds: DisputeVoteRound[];
   /** Commits over all rounds. */

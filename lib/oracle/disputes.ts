@@ -71,7 +71,7 @@ interface Row {
   reset: boolean;
 }
 
-export type UnreadState = "oo_state" | "dvm_status";
+type UnreadState = "oo_state" | "dvm_status";
 
 export interface DisputedAssertion {
   id: Hex;
@@ -346,7 +346,7 @@ async function readContractStates(ctx: OracleContext, rows: Row[], heads: { ethe
  * it answers the current round), and without it the round its RequestAdded log named plus the logged rolls stands in.
  * Resolved and Future requests have no unprocessed rolls; a deleted one's RequestDeleted carries the final count.
  */
-export function actualRollCount(
+function actualRollCount(
   dvm: Pick<DvmRequest, "addedRound" | "rolledLogs" | "deleted">,
   read: { status: number; lastVotingRound: number } | null,
   currentRoundId: number,

@@ -23,9 +23,9 @@ import { loadChainSummary } from "./summary";
 import { loadVoters } from "./voters";
 
 // Stake refreshes are the pass's most expensive reads (one eth_call per top staker): at most every 5 minutes.
-export const VOTERS_REFRESH_MS = 5 * 60_000;
+const VOTERS_REFRESH_MS = 5 * 60_000;
 
-export interface ChainPassResult {
+interface ChainPassResult {
   head: number | null;
   rewound_to: number | null;
   scanned_to: number | null;
@@ -35,7 +35,7 @@ export interface ChainPassResult {
   error: string | null;
 }
 
-export interface IndexerPassResult {
+interface IndexerPassResult {
   status: "ok" | "partial" | "failed";
   duration_ms: number;
   chains: Record<ChainName, ChainPassResult>;

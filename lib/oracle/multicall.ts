@@ -19,7 +19,7 @@ import { MULTICALL3_ADDRESS, type ChainName } from "./clients";
 import { upstreamError } from "@/lib/api/errors";
 import { toUpstreamError } from "./errors";
 
-export interface BoundedCall {
+interface BoundedCall {
   address: Address;
   abi: Abi;
   functionName: string;
@@ -30,7 +30,7 @@ export interface BoundedCall {
 
 export type CallOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: string };
 
-export interface BoundedReadOptions {
+interface BoundedReadOptions {
   blockNumber: bigint;
   /** Calldata bytes per batch (the request body stays far below the 5 MB limit). */
   maxCalldataBytes?: number;
@@ -39,7 +39,7 @@ export interface BoundedReadOptions {
   concurrency?: number;
 }
 
-export const DEFAULT_CALL_GAS = 100_000n;
+const DEFAULT_CALL_GAS = 100_000n;
 const DEFAULTS = { maxCalldataBytes: 256 * 1024, maxGasPerBatch: 30_000_000n, concurrency: 4 };
 
 /** A failure of the transport (not of the call): timeouts, refused connections, 5xx and 429 answers. */

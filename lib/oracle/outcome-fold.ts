@@ -16,14 +16,6 @@ export const QUESTION_OUTCOMES = [
 ] as const;
 export type QuestionOutcomeStatus = (typeof QUESTION_OUTCOMES)[number];
 
-/** Final: the market is decided, whatever the OO and the DVM say after. */
-export const TERMINAL_OUTCOMES: ReadonlySet<QuestionOutcomeStatus> = new Set([
-  "manually_resolved",
-  "emergency_resolved",
-  "emergency_settled",
-  "canceled",
-]);
-
 export type OutcomeContract = "UmaCtfAdapter" | "NegRiskOperator" | "UmaSportsOracle";
 /** question: an adapter's questionID; neg_risk_question: an operator's questionId; game / sports_market: the sports oracle's. */
 export type OutcomeSubject = "question" | "neg_risk_question" | "game" | "sports_market";

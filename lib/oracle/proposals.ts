@@ -22,7 +22,7 @@ export interface IndexedProposal {
 }
 
 /** Settled requests listed at most (newest settlements first); unsettled ones are all listed. */
-export const SETTLED_PROPOSALS_LISTED = 5_000;
+const SETTLED_PROPOSALS_LISTED = 5_000;
 
 const ONE = 10n ** 18n;
 function decimal(wei: bigint): string {

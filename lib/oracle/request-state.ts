@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { CHAIN_IDS, type ChainName } from "./clients";
 import { refreshTerminal } from "./derived";
 
-export interface KnownState {
+interface KnownState {
   terminal: boolean;
   /** The state as the terminal fact says it: OOv2 State 6 (Settled) / VotingV2 status 2 (Resolved) with its round. */
   state: number | null;

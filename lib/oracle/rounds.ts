@@ -8,7 +8,7 @@ import { boundedMulticall, type CallOutcome, required } from "./multicall";
 import type { ChainHead } from "./scan";
 import { isoFromSeconds } from "./time";
 
-export const MAX_ROUNDS = 50;
+const MAX_ROUNDS = 50;
 
 export interface VotingRound {
   round_id: number;

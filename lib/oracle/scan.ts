@@ -65,7 +65,7 @@ function cursorId(target: ScanTarget): string {
   return `${CHAIN_IDS[target.chain]}:${addresses}:${target.name}`;
 }
 
-export interface ScanDeps {
+interface ScanDeps {
   id: string;
   config: OracleConfig;
   clients: OracleClients;

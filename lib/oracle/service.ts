@@ -12,9 +12,9 @@ import { defaultOracleContext, type OracleContext } from "./context";
 import { indexerLoopRunning, lastIndexError, runIndexerPass } from "./indexer";
 import { readSnapshot, type SnapshotName, type StoredSnapshot } from "./snapshots";
 
-export const STALE_AFTER_MS = 10 * 60_000;
+const STALE_AFTER_MS = 10 * 60_000;
 
-export interface CacheInfo {
+interface CacheInfo {
   cache: "hit" | "miss" | "stale";
   ageS: number;
   /** Seconds until the next indexer pass is due (how long a client may reuse the answer). */
@@ -32,11 +32,6 @@ export function chainAnswer<B>({ cached, body }: { cached: CacheInfo; body: B })
     { version: `oracle:${cached.builtAt}:${cached.cache}`, variant: String(cached.ageS), maxAgeS: cached.maxAgeS, weak: true },
     () => body,
   );
-}
-
-/** `Cache-Control` for an answer: private, until the next indexer pass is due. */
-export function cacheControl(c: { maxAgeS: number }): string {
-  return `private, max-age=${c.maxAgeS}`;
 }
 
 async function stored<T extends { meta: { backfill_complete?: boolean } }>(

@@ -14,7 +14,7 @@ import { toUpstreamError } from "./errors";
 import { type ChainHead, readLogs } from "./scan";
 import { isoFromSeconds } from "./time";
 
-export interface StakerReading {
+interface StakerReading {
   address: Address;
   stake: bigint;
   /** The delegate, only when both sides agree (the staker's setDelegate and the delegate's setDelegator). */
@@ -69,7 +69,7 @@ export function rankVoters(readings: StakerReading[]): RankedVoter[] {
 
 // Gas for one getVoterStakePostUpdate: enough for a few thousand resolved requests' slashing updates; a staker further
 // behind runs out and keeps its stale stake (marked).
-export const VOTER_UPDATE_GAS = 20_000_000n;
+const VOTER_UPDATE_GAS = 20_000_000n;
 const VOTER_STAKES_GAS = 40_000n;
 
 type VoterStakesTuple = readonly [bigint, bigint, bigint, bigint, bigint, bigint, bigint, Address];

@@ -2,9 +2,9 @@
 // No API key ever reaches the browser. One token is shared by every query on the page; it is renewed ahead of expiry
 // (RENEW_BEFORE_MS) by a timer and on demand, and dropped when the API says it expired or is invalid.
 
-export const TOKEN_ROUTE = "/api/dashboard/token";
+const TOKEN_ROUTE = "/api/dashboard/token";
 /** Renew this long before expiry, so a request in flight never carries a token that expires on the way. */
-export const RENEW_BEFORE_MS = 30_000;
+const RENEW_BEFORE_MS = 30_000;
 
 interface HeldToken {
   token: string;

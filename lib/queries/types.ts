@@ -7,7 +7,6 @@ import type {
   ChangeSchema,
   EventDetailSchema,
   EventSchema,
-  HistorySeriesSchema,
   MoverSchema,
   StatsSchema,
   TradeSchema,
@@ -39,13 +38,11 @@ export type Stats = z.infer<typeof StatsSchema>;
 export type Category = z.infer<typeof CategorySchema>;
 export type EventSummary = z.infer<typeof EventSchema>;
 export type EventDetail = z.infer<typeof EventDetailSchema>;
-export type Market = EventDetail["markets"][number];
 export type Change = z.infer<typeof ChangeSchema>;
 export type Mover = z.infer<typeof MoverSchema>;
 export type Trade = z.infer<typeof TradeSchema>;
 export type AbnormalTrade = z.infer<typeof AbnormalTradeSchema>;
 export type Whale = z.infer<typeof WhaleSchema>;
-export type HistorySeries = z.infer<typeof HistorySeriesSchema>;
 export type LiveTrade = z.infer<typeof LiveTradeSchema>;
 export type LiveSeries = z.infer<typeof LiveSeriesSchema>;
 export type LiveHolderGroup = z.infer<typeof LiveHolderGroupSchema>;

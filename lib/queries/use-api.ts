@@ -10,7 +10,7 @@ import type { Envelope, Initial } from "./types";
 
 const MAX_BACKOFF_MS = 5 * 60_000;
 
-export interface UseApiOptions<T> {
+interface UseApiOptions<T> {
   /** Server-rendered first body; used only while the params are the ones it was rendered for. */
   initial?: Initial<T>;
   initialParams?: QueryParams;
@@ -30,7 +30,10 @@ function sameParams(a: QueryParams = {}, b: QueryParams = {}): boolean {
   return norm(a) === norm(b);
 }
 
-/** Next refresh: the server's Retry-After on a 429, exponential backoff on failures, else the normal period. */
+/**
+ * Next refresh: the server's Retry-After on a 429, exponential backoff on failures, else the normal period.
+ * @public exported for fetcher.test.ts, which reaches it through a module namespace knip cannot follow.
+ */
 export function nextRefreshMs(refreshMs: number | undefined, error: unknown, failureCount: number): number | false {
   if (error instanceof ApiProblem) {
     if (error.rateLimited) return Math.max((error.retryAfterS ?? 5) * 1000, refreshMs ?? 0);

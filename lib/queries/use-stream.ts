@@ -10,7 +10,7 @@ import { buildUrl, type QueryParams } from "./fetcher";
 import { getDashboardToken, invalidateDashboardToken } from "./token";
 
 export type StreamState = "connecting" | "live" | "reconnecting" | "paused";
-export type StreamEventName = "trade" | "tick" | "abnormal";
+type StreamEventName = "trade" | "tick" | "abnormal";
 
 const MAX_BACKOFF_MS = 30_000;
 

@@ -27,8 +27,6 @@ export const LEGACY_UMA_CTF_ADAPTER: Address = "0xCB1822859cEF82Cd2Eb4E6276C7916
 
 /** NegRiskAdapter: the oracle of every neg-risk market's CTF condition. */
 export const NEG_RISK_ADAPTER: Address = "0xd91E80cF2E7be2e162c6513ceD06f1dD0dA35296";
-/** NegRiskOperator whose oracle is NegRiskUmaCtfAdapter; its QuestionPrepared events map requestId -> questionId. */
-export const NEG_RISK_OPERATOR: Address = "0x71523d0f655B41E805Cec45b17163f528B59B820";
 
 /** Polymarket's proxy-wallet factory (wallets of email / Magic users), its clone implementation and init-code hash. */
 export const PROXY_WALLET_FACTORY: Address = "0xaB45c5A4B0c941a2F231C04C3f49182e1A254052";

@@ -11,22 +11,22 @@ import { readDisputeVote } from "@/lib/oracle/dispute-vote";
 import { chainAnswer, getOracleVoters } from "@/lib/oracle/service";
 import { cachedLoad } from "@/lib/upstream";
 import { walletUrl } from "@/lib/upstream/ids";
-import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./disputes";
+import { firstOutcomeSeries, holderGroups, marketsForDisputes, SERIES_LEAD_SECONDS } from "./markets-for-disputes";
 import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { type Holder, type Voter, votersHoldingPositions } from "./overlap";
 import { joinCache } from "./join-cache";
-import { loadJoinedDisputes } from "./service";
+import { loadJoinedDisputes } from "./joined-disputes";
 import { decimalToWei, outcomeInWords, outcomeLabelsFromOutcomes, outcomeLabelsFromText } from "./status";
 
 /** Points in a series answer at most (the series is thinned evenly beyond that, keeping its first and last points). */
-export const MAX_SERIES_POINTS = 500;
+const MAX_SERIES_POINTS = 500;
 /** Top stakers checked for positions besides the dispute's own voters. */
 const TOP_STAKERS = 20;
 const CODE_TTL_S = 24 * 3600;
 
 const seconds = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : null);
 
-export function thin<P>(points: readonly P[], max = MAX_SERIES_POINTS): P[] {
+function thin<P>(points: readonly P[], max = MAX_SERIES_POINTS): P[] {
   if (points.length <= max) return [...points];
   const step = (points.length - 1) / (max - 1);
   return Array.from({ length: max }, (_, i) => points[Math.round(i * step)]);

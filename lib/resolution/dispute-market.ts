@@ -64,7 +64,7 @@ export interface DisputeMarketFields {
 }
 
 /** A price older than this says nothing about the moment it is asked for. */
-export const MAX_PROBABILITY_AGE_SECONDS = 6 * 3600;
+const MAX_PROBABILITY_AGE_SECONDS = 6 * 3600;
 
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 

@@ -24,7 +24,7 @@ export function conditionIdOf(oracle: Address, questionId: Hex, outcomeSlotCount
 // Lives with the other ancillary-data forms in the oracle layer, which stores each dispute's questionID.
 export { adapterAncillaryData } from "@/lib/oracle/ancillary";
 
-export type AdapterKind = "standard" | "neg_risk" | "legacy" | "unknown";
+type AdapterKind = "standard" | "neg_risk" | "legacy" | "unknown";
 
 const kindByAddress = new Map<string, AdapterKind>([
   ...STANDARD_UMA_CTF_ADAPTERS.map((a) => [a.toLowerCase(), "standard"] as const),

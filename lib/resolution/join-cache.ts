@@ -18,7 +18,7 @@ interface Entry<V> {
   at: number;
 }
 
-export interface JoinCache<V> {
+interface JoinCache<V> {
   /** The join for `key`: the cached one while younger than JOIN_TTL_S, else `build`'s (once for concurrent callers). */
   load(key: string, build: () => Promise<V>): Promise<V>;
 }

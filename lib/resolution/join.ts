@@ -22,7 +22,7 @@ export interface JoinableMarket {
 export type JoinMethod = "question_id" | "condition_id" | "neg_risk_request_id" | "neg_risk_operator" | "sports_game";
 export type JoinMiss = "no_question_text" | "legacy_adapter" | "not_listed";
 
-export interface DisputeJoinKey {
+interface DisputeJoinKey {
   /** keccak256 of the adapter's ancillary data (questionIdFromAncillary); null when the text is unknown. */
   questionId: Hex | null;
   /** The OO requester (the UMA CTF adapter). */
@@ -53,9 +53,9 @@ interface JoinIds {
   /** The CTF condition the question resolves, when it can be computed without the market (else null). */
   condition_id: Hex | null;
 }
-export type JoinResult<M> = JoinIds & ({ market: M; method: JoinMethod } | { market: null; reason: JoinMiss });
+type JoinResult<M> = JoinIds & ({ market: M; method: JoinMethod } | { market: null; reason: JoinMiss });
 
-export interface MarketIndex<M extends JoinableMarket> {
+interface MarketIndex<M extends JoinableMarket> {
   byQuestionId: Map<string, M>;
   byConditionId: Map<string, M>;
   byNegRiskRequestId: Map<string, M>;

@@ -11,15 +11,15 @@ import { defaultOracleContext } from "@/lib/oracle/context";
 import { type IndexedOutcome, readQuestionOutcomes } from "@/lib/oracle/outcomes";
 import { type IndexedProposal, readIndexedProposals } from "@/lib/oracle/proposals";
 import { readSnapshot } from "@/lib/oracle/snapshots";
-import type { ResolutionEvent } from "./context";
-import { expectedConditionId, marketsForDisputes } from "./disputes";
+import type { ResolutionEvent } from "./resolution-context";
+import { expectedConditionId, marketsForDisputes } from "./markets-for-disputes";
 import { adapterKind } from "./ids";
 import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { joinCache } from "./join-cache";
 import { type DisputeOfMarket, type ProposalOfMarket, resolutionsByConditionId } from "./market-status";
 import { marketsByConditionIds } from "./market-store";
 import { outcomesByMarket } from "./outcome-markets";
-import { NO_RESOLUTION, type Resolution, RESOLUTION_STATUSES, type ResolutionStatus } from "./status";
+import { NO_RESOLUTION, type Resolution } from "./status";
 import { isoFromSecondsOrNull } from "@/lib/oracle/time";
 
 /** What market objects carry when no oracle request concerns the market (the price itself is not shown there). */
@@ -114,13 +114,6 @@ export async function marketResolutions(): Promise<MarketResolutions> {
 export function resolutionOfMarket(resolutions: MarketResolutions, conditionId: string) {
   return resolutions.byConditionId.get(conditionId.toLowerCase()) ?? UNRESOLVED;
 }
-
-/** Condition ids (lower case) of the markets whose resolution status is `status` (all disputed ones for "none"'s complement). */
-export function conditionIdsWithStatus(resolutions: MarketResolutions, status: ResolutionStatus): Hex[] {
-  return [...resolutions.byConditionId].filter(([, r]) => r.status === status).map(([key]) => key as Hex);
-}
-
-export { RESOLUTION_STATUSES };
 
 /** The resolution steps of a market our index knows (the latest proposal and dispute), for `resolution_context`. */
 export function resolutionEventsOf(resolutions: MarketResolutions, conditionId: string): ResolutionEvent[] {

@@ -6,7 +6,7 @@ import { type DisputeStatus, OO_STATES } from "@/lib/oracle/lifecycle";
 import type { OutcomeView } from "@/lib/oracle/outcomes";
 import { decimalToWei, type OutcomeLabels, type QuestionRequest, type Resolution, resolutionOf } from "./status";
 
-/** The fields of a joined dispute row this reads (the oracle's dispute plus lib/resolution/disputes.ts' market). */
+/** The fields of a joined dispute row this reads (the oracle's dispute plus lib/resolution/markets-for-disputes.ts' market). */
 export interface DisputeOfMarket {
   id: Hex;
   status: DisputeStatus;

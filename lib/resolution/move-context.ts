@@ -3,7 +3,7 @@
 // The market's steps come from our oracle index (lib/resolution/market-resolutions.ts), the move's path from our
 // stored samples; only markets with a step near the move are read.
 import type { Db } from "@/lib/db/client";
-import { DEFAULT_REACTION_SECONDS, moveResolutionContext, type ResolutionContext, tradeResolutionContext } from "./context";
+import { DEFAULT_REACTION_SECONDS, moveResolutionContext, type ResolutionContext, tradeResolutionContext } from "./resolution-context";
 import { marketResolutions, resolutionEventsOf } from "./market-resolutions";
 import { sampledSeries } from "./market-store";
 

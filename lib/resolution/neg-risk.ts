@@ -6,7 +6,7 @@
 // The UMA adapter's questionID of such a market is NOT its questionId: it is the `requestId` the NegRiskOperator
 // stored when the question was prepared (`QuestionPrepared(marketId, questionId, requestId, questionIndex, data)`),
 // and Gamma shows it as the market's `negRiskRequestID`.
-import { type Address, type Hex, encodeAbiParameters, keccak256, pad, parseAbi, toHex } from "viem";
+import { type Address, type Hex, encodeAbiParameters, keccak256, pad, toHex } from "viem";
 import { NEG_RISK_ADAPTER } from "./addresses";
 import { conditionIdOf } from "./ids";
 
@@ -41,15 +41,7 @@ export function negRiskConditionId(questionId: Hex, negRiskAdapter: Address = NE
   return conditionIdOf(negRiskAdapter, questionId);
 }
 
-/** The operator's event that links the UMA adapter's questionID (`requestId`) to the neg-risk question. */
-export const negRiskOperatorAbi = parseAbi([
-  "event QuestionPrepared(bytes32 indexed marketId, bytes32 indexed questionId, bytes32 indexed requestId, uint256 questionIndex, bytes data)",
-  "event QuestionReported(bytes32 indexed questionId, bytes32 requestId, bool result)",
-  "event QuestionResolved(bytes32 indexed questionId, bool result)",
-  "function questionIds(bytes32 requestId) view returns (bytes32)",
-]);
-
-export interface PreparedQuestion {
+interface PreparedQuestion {
   marketId: Hex;
   questionId: Hex;
   requestId: Hex;

@@ -8,7 +8,7 @@ import { decidingOutcome } from "@/lib/oracle/outcome-fold";
 import { type IndexedOutcome, type IndexedSubject, type OutcomeView, outcomeView } from "@/lib/oracle/outcomes";
 import { marketsByConditionIds, type StoredMarket } from "./market-store";
 
-export interface OutcomeOfMarket {
+interface OutcomeOfMarket {
   outcome: OutcomeView;
   /** The deciding outcome as indexed (its subject and id: what the stream keys it by). */
   indexed: IndexedOutcome;

@@ -5,7 +5,7 @@
 import type { Hex } from "viem";
 import type { OutcomeSubject, QuestionOutcomeStatus } from "@/lib/oracle/outcome-fold";
 import type { OutcomeView } from "@/lib/oracle/outcomes";
-import type { PassFacts, PublishedState, TransitionMarket } from "./transitions";
+import type { PassFacts, PublishedState, TransitionBase, TransitionMarket } from "./transitions";
 
 /** Which question: the contract whose events decide it, what it keys (a question, a game, …) and its id there. */
 export interface QuestionSubject {
@@ -49,31 +49,20 @@ export interface QuestionState {
   roll_count: 0;
 }
 
-export interface QuestionTransition {
+/** A question's transition: the dispute transition's fields (TransitionBase), keyed by the question, with its outcome. */
+export interface QuestionTransition extends TransitionBase {
   scope: "question";
   subject: QuestionSubject;
   dispute_id: Hex | null;
   question_id: Hex;
-  title: string | null;
   transition: QuestionStatus;
   from: QuestionState | null;
   to: QuestionState;
-  at: string | null;
-  block_number: number;
-  polygon_block_number: number;
-  since_block_number: number | null;
-  since_polygon_block_number: number | null;
-  observed_at: string;
-  proposed_price: string | null;
-  proposed_at: string | null;
-  disputed_at: string | null;
-  dispute_tx_hash: Hex | null;
   /** The outcome now standing: the contract, its event and transaction (null when lifted). */
   outcome: OutcomeView | null;
-  market: TransitionMarket | null;
 }
 
-export const questionState = (status: QuestionStatus): QuestionState => ({ status, vote_phase: null, round_id: null, roll_count: 0 });
+const questionState = (status: QuestionStatus): QuestionState => ({ status, vote_phase: null, round_id: null, roll_count: 0 });
 
 /** The question-level transitions from `published` to `questions`, in the order their events happened. */
 export function diffOutcomes(

@@ -26,9 +26,9 @@ export interface Holder {
   amount: number;
 }
 
-export type Certainty = "certain" | "same_address_unverified" | "same_address_contract";
+type Certainty = "certain" | "same_address_unverified" | "same_address_contract";
 
-export interface VoterPosition {
+interface VoterPosition {
   wallet: Address;
   /** The wallet's resource in this API (docs/wallets.md). */
   wallet_url: string;
@@ -39,7 +39,7 @@ export interface VoterPosition {
   certainty: Certainty;
 }
 
-export interface VoterOverlap {
+interface VoterOverlap {
   voter: Address;
   stake: string;
   roles: Voter["roles"][number][];

@@ -14,7 +14,7 @@ export interface ProbabilityAt {
   age_seconds: number;
 }
 
-export interface ProbabilitySeries {
+interface ProbabilitySeries {
   sampled: readonly PricePoint[];
   clob: readonly PricePoint[];
 }

@@ -16,7 +16,7 @@ import type { OracleContext } from "@/lib/oracle/context";
 import { type IndexedOutcome, type IndexedSubject, readOutcomeSubjects } from "@/lib/oracle/outcomes";
 import { runIndexerPass } from "@/lib/oracle/indexer";
 import { readSnapshot, type StoredSnapshot } from "@/lib/oracle/snapshots";
-import { marketsForDisputes } from "./disputes";
+import { marketsForDisputes } from "./markets-for-disputes";
 import { indexMarkets, joinDisputeToMarket, joinKeyOf } from "./join";
 import { resolutionsByConditionId } from "./market-status";
 import { marketsOfSubjects, outcomesByMarket } from "./outcome-markets";
@@ -32,11 +32,11 @@ const PUBLISH_LOCK = 741400002;
 const stateKey = (ctx: OracleContext) => `resolution_stream_built_at:${ctx.id}`;
 
 /** A dispute's transition (`scope: "dispute"`) or a question's outcome outside the vote (`scope: "question"`). */
-export type PublishedTransition =
+type PublishedTransition =
   | (Transition & { scope: "dispute"; proposed_outcome: string | null; seq: number })
   | (QuestionTransition & { proposed_outcome: string | null; seq: number });
 
-export interface PublishResult {
+interface PublishResult {
   /** `no_answer`: the index has no disputes answer yet; `stale`: a newer answer was already published. */
   status: "published" | "no_answer" | "stale";
   transitions: PublishedTransition[];

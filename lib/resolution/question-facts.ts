@@ -12,7 +12,7 @@ import { type QuestionFacts, questionKey } from "./outcome-transitions";
 import type { TransitionMarket } from "./transitions";
 
 /** The fields of a stored dispute row this reads. */
-export interface DisputeForQuestion {
+interface DisputeForQuestion {
   id: Hex;
   requester: string;
   question_id: string;

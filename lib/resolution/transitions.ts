@@ -57,13 +57,12 @@ export interface PassFacts {
   rounds: ReadonlyMap<number, { starts_at: string; ends_at: string }>;
 }
 
-export interface Transition {
-  dispute_id: Hex;
-  question_id: Hex | null;
+/**
+ * What every transition on the `resolution` topic carries, a dispute's (below) or a question's
+ * (outcome-transitions.ts): when it happened, the passes that saw it, the dispute's proposal and the market.
+ */
+export interface TransitionBase {
   title: string | null;
-  transition: TransitionKind;
-  from: DisputeState | null;
-  to: DisputeState;
   /** When the chain event happened, where the index knows it (dispute time, vote phase start); else null. */
   at: string | null;
   /** The pass that saw the new state (its blocks), and the one that last saw the old state (null on a first sighting). */
@@ -79,6 +78,14 @@ export interface Transition {
   market: TransitionMarket | null;
 }
 
+export interface Transition extends TransitionBase {
+  dispute_id: Hex;
+  question_id: Hex | null;
+  transition: TransitionKind;
+  from: DisputeState | null;
+  to: DisputeState;
+}
+
 export const stateOf = (d: IndexedDispute): DisputeState => ({
   status: d.status,
   vote_phase: d.status === "voting" ? d.vote_phase : null,
@@ -89,7 +96,7 @@ export const stateOf = (d: IndexedDispute): DisputeState => ({
 const same = (a: DisputeState, b: DisputeState) =>
   a.status === b.status && a.vote_phase === b.vote_phase && a.round_id === b.round_id && a.roll_count === b.roll_count;
 
-export function kindOf(from: DisputeState | null, to: DisputeState): TransitionKind {
+function kindOf(from: DisputeState | null, to: DisputeState): TransitionKind {
   if (!from || from.status !== to.status) return to.status;
   if (to.round_id !== from.round_id || to.roll_count > from.roll_count) return "rolled";
   if (to.status === "voting" && to.vote_phase && to.vote_phase !== from.vote_phase) return to.vote_phase;

@@ -52,7 +52,7 @@ export function proxyWalletCreationCode(factory: Address, implementation: Addres
 }
 
 /** GnosisSafeProxy creation code as Polymarket's factory deploys it (ctf-exchange PolySafeLib.proxyCreationCode). */
-export const GNOSIS_SAFE_PROXY_CREATION_CODE: Hex =
+const GNOSIS_SAFE_PROXY_CREATION_CODE: Hex =
   "0x608060405234801561001057600080fd5b5060405161017138038061017183398101604081905261002f916100b9565b6001600160a01b0381166100945760405162461bcd60e51b815260206004820152602260248201527f496e76616c69642073696e676c65746f6e20616464726573732070726f766964604482015261195960f21b606482015260840160405180910390fd5b600080546001600160a01b0319166001600160a01b03929092169190911790556100e7565b6000602082840312156100ca578081fd5b81516001600160a01b03811681146100e0578182fd5b9392505050565b607c806100f56000396000f3fe6080604052600080546001600160a01b0316813563530ca43760e11b1415602857808252602082f35b3682833781823684845af490503d82833e806041573d82fd5b503d81f3fea264697066735822122015938e3bf2c49f5df5c1b7f9569fa85cc5d6f3074bb258a2dc0c7e299bc9e33664736f6c63430008040033";
 
 /** SafeProxyFactory.getContractBytecode(): the proxy creation code followed by abi.encode(masterCopy). */
@@ -63,7 +63,7 @@ export function safeCreationCode(masterCopy: Address): Hex {
 /** `same_address`: the voter's own address used directly on Polygon (certain only for a key-held account, see docs). */
 export type WalletKind = "same_address" | "proxy" | "safe";
 
-export interface OwnedWallet {
+interface OwnedWallet {
   address: Address;
   kind: WalletKind;
 }

@@ -4,7 +4,7 @@
 // allowed. Styles keep 'unsafe-inline' because React's `style` attributes (charts) cannot carry a nonce.
 import { randomBytes } from "node:crypto";
 
-export const EMBED_PATH = /^\/embed(\/|$)/;
+const EMBED_PATH = /^\/embed(\/|$)/;
 
 export function newNonce(): string {
   return randomBytes(16).toString("base64");
@@ -28,14 +28,14 @@ export function pageCsp(nonce: string, frameAncestors: string, development = fal
 }
 
 /** JSON and error responses never render: nothing may load, nobody may frame them. */
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 export function frameAncestorsFor(pathname: string, embedAllowList: string): string {
   return EMBED_PATH.test(pathname) ? embedAllowList : "'none'";
 }
 
 /** Headers every response carries, page or API. */
-export function baseSecurityHeaders(https: boolean): Record<string, string> {
+function baseSecurityHeaders(https: boolean): Record<string, string> {
   return {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",

@@ -28,7 +28,7 @@ export interface Cached<T> {
   ttlRemainingS: number;
 }
 
-export interface CacheOptions {
+interface CacheOptions {
   ttlS: number;
   /** Deadline for waiting on another instance's fetch of the same key (ms since epoch). */
   deadline?: number;

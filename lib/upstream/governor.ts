@@ -15,9 +15,9 @@ import type { UpstreamHost } from "./http";
 import { withTimeout } from "@/lib/timeout";
 
 export const WINDOW_MS = 10_000;
-export const BUDGET_SHARE = 0.8;
+const BUDGET_SHARE = 0.8;
 
-export interface Limit {
+interface Limit {
   host: UpstreamHost;
   /** Path prefix (after stripping `/v2`); null: the whole host. */
   path: string | null;

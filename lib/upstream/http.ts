@@ -12,9 +12,9 @@ import { observeUpstream } from "@/lib/metrics/registry";
 
 export type UpstreamHost = "gamma" | "data" | "clob";
 
-export type QueryValue = string | number | boolean | undefined | null | readonly string[];
+type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
   host: UpstreamHost;
   /** Path below the host's base URL, starting with `/`. */
   path: string;
@@ -23,7 +23,7 @@ export interface UpstreamRequest {
   body?: unknown;
 }
 
-export interface FetchOptions {
+interface FetchOptions {
   /** Absolute deadline in ms since epoch; the whole call (queueing, attempts, backoff) must finish by then. */
   deadline?: number;
   /** Answer null for an upstream 404 (unknown slug/id) instead of failing. */
@@ -57,7 +57,7 @@ export interface BodyParser {
 
 let bustCounter = 0;
 /** The URL with a cache-buster no other request carries. */
-export function withCacheBuster(url: string): string {
+function withCacheBuster(url: string): string {
   bustCounter = (bustCounter + 1) % 1_000_000;
   return `${url}${url.includes("?") ? "&" : "?"}_=${Date.now()}${String(bustCounter).padStart(6, "0")}`;
 }
@@ -68,13 +68,13 @@ const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 520, 521, 522, 523, 5
 const BASE_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 2_000;
 
-export function baseUrl(host: UpstreamHost): string {
+function baseUrl(host: UpstreamHost): string {
   const url = host === "gamma" ? env.POLYMARKET_GAMMA_URL : host === "data" ? env.POLYMARKET_DATA_URL : env.POLYMARKET_CLOB_URL;
   return (url ?? "").replace(/\/+$/, "");
 }
 
 /** Canonical URL: query keys sorted so that equal requests coalesce and cache under one key. */
-export function buildUrl(request: Pick<UpstreamRequest, "host" | "path" | "query">): string {
+function buildUrl(request: Pick<UpstreamRequest, "host" | "path" | "query">): string {
   const url = new URL(baseUrl(request.host) + request.path);
   const entries = Object.entries(request.query ?? {}).sort(([a], [b]) => a.localeCompare(b));
   for (const [key, value] of entries) {

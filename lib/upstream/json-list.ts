@@ -67,7 +67,7 @@ class ValueEnd {
   }
 }
 
-export type ListRead<T> =
+type ListRead<T> =
   /** The list's items as `onItem` made them (null: the member was absent or null), and every other member. */
   | { items: T[] | null; members: Record<string, unknown> }
   /** The list member was neither an array nor null: its value, for the caller's shape check to refuse. */

@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { wallets as upstreamWallets } from "@/lib/upstream";
 import { walletUrl } from "@/lib/upstream/ids";
 import { ledgerRows, ledgerState } from "./ledger";
-import { compute } from "./service";
+import { compute } from "./answers";
 import { WINDOW_SECONDS, windowPnl } from "./window";
 
 export const LEADERBOARD_WINDOWS = { "1d": "DAY", "7d": "WEEK", "30d": "MONTH", all: "ALL" } as const;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { DisputesTable, OracleSummaryCards, RoundsChart, VotersTable } from "@/components/oracle/oracle-panels";
 import { getOracleRounds, getOracleSummary, getOracleVoters } from "@/lib/oracle/service";
-import { disputesWithMarkets } from "@/lib/resolution/service";
+import { disputesWithMarkets } from "@/lib/resolution/joined-disputes";
 import { initialFrom } from "@/lib/queries/initial";
 import type { DisputeWithMarket, OracleSummary, Voter, VotingRound } from "@/lib/queries/types";
 import { VOTERS_LIMIT } from "@/lib/queries/views";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ACTIVITY_TYPES } from "@/lib/analytics/pnl";
 import { WALLET_LABELS } from "@/lib/wallets/labels";
 import { LEADERBOARD_WINDOWS } from "@/lib/wallets/leaderboard";
-import { ACTIVITY_CURSOR_PATTERN, decodeCursor } from "@/lib/wallets/service";
+import { ACTIVITY_CURSOR_PATTERN, decodeCursor } from "@/lib/wallets/answers";
 import { defineEndpoint, type EndpointContract } from "../contract";
 import { enumParam, intParam, MetaSchema } from "../schemas";
 

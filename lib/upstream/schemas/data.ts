@@ -28,7 +28,7 @@ import {
 import { canonicalConditionId } from "../ids";
 
 /** A size or price in millionths, rounded half up: the same integer in JavaScript and in SQL (the fill-key migration). */
-export const micros = (x: number) => Math.floor(x * 1e6 + 0.5);
+const micros = (x: number) => Math.floor(x * 1e6 + 0.5);
 
 /**
  * A fill's identity, the same from every source (docs/upstream-live.md, "One row per fill"): the transaction hash,

@@ -18,7 +18,7 @@ import {
   toNumber,
 } from "./scalars";
 
-export const TagSchema = z
+const TagSchema = z
   .object({ id: idString, slug: z.string().nullable().optional(), label: z.string().nullable().optional() })
   .transform((t): NormalizedTag => ({ id: t.id, slug: t.slug ?? "", label: t.label ?? t.slug ?? "" }));
 

@@ -2,4 +2,3 @@
 export * from "./clob";
 export * from "./data";
 export * from "./gamma";
-export { type DroppedItem, type DroppedKind, type Parsed } from "./scalars";

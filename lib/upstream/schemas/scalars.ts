@@ -111,7 +111,7 @@ export interface Parsed<T> {
   dropped: DroppedItem[];
 }
 
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)

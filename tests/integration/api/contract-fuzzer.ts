@@ -11,7 +11,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import fc from "fast-check";
 
-export interface Schema {
+interface Schema {
   type?: string | string[];
   enum?: string[];
   pattern?: string;
@@ -21,7 +21,7 @@ export interface Schema {
   maxLength?: number;
   properties?: Record<string, Schema>;
 }
-export interface Parameter {
+interface Parameter {
   name: string;
   in: "path" | "query";
   required?: boolean;
@@ -42,7 +42,7 @@ export interface OpenApiDocument {
   components: Record<string, unknown>;
 }
 
-export interface FuzzOptions {
+interface FuzzOptions {
   baseUrl: string;
   document: OpenApiDocument;
   /** The bearer credential each operation is called with (API key, cron secret, metrics token), if any. */
@@ -166,7 +166,7 @@ function isNumeric(schema: Schema): boolean {
 }
 
 /** Whether the API must refuse this value for this parameter, accept it, or may do either (`null`). */
-export function classify(schema: Schema, value: string): "invalid" | "valid" | null {
+function classify(schema: Schema, value: string): "invalid" | "valid" | null {
   if (value.length > MAX_PARAMETER_LENGTH || CONTROL_CHARACTER.test(value)) return "invalid";
   if (isNumeric(schema)) {
     if (!DECIMAL.test(value)) return "invalid";

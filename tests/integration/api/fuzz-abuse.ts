@@ -11,7 +11,7 @@ import { cursorOf, decodeCursor, encodeCursor } from "@/lib/stream/types";
 import { openSse } from "../../helpers/sse";
 import type { FuzzReport } from "./contract-fuzzer";
 
-export function count(report: FuzzReport, operation: string, status: number): void {
+function count(report: FuzzReport, operation: string, status: number): void {
   report.total++;
   const counts = (report.byOperation[operation] ??= {});
   counts[status] = (counts[status] ?? 0) + 1;
@@ -32,7 +32,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- Stream slots ----
 
-export interface SlotFigures {
+interface SlotFigures {
   limit: number;
   heads: number;
   headStatuses: Record<string, number>;
@@ -137,7 +137,7 @@ export async function streamSlotCase(options: {
 
 // ---- Deep replay ----
 
-export interface ReplayFigures {
+interface ReplayFigures {
   logRows: number;
   insertMs: number;
   replays: { filter: string; ms: number; rows: number; gap: string | null }[];
@@ -212,7 +212,7 @@ export async function deepReplayCase(options: {
 
 // ---- Unique-parameter flood ----
 
-export interface FloodFigures {
+interface FloodFigures {
   requests: number;
   statuses: Record<string, number>;
   /** Bytes of shared answers in the cache store before and after (all writers). */
@@ -268,7 +268,7 @@ async function evictedKeys(redis: IORedis): Promise<number> {
 }
 
 /** The query strings of the flood: every one distinct; a share on the canonical grid (shared), most not. */
-export function floodQueries(n: number): string[] {
+function floodQueries(n: number): string[] {
   const grid = [5, 10, 20, 25, 50, 100];
   return Array.from({ length: n }, (_, i) => {
     switch (i % 6) {

@@ -35,7 +35,7 @@ export async function seedMarket(db: Db, id: string, eventSlug = `event-${id}`):
 }
 
 let tradeCount = 0;
-export interface TradeInput {
+interface TradeInput {
   marketId: string;
   usd: number;
   side?: "BUY" | "SELL";

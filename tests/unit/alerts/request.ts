@@ -7,7 +7,7 @@ import type { Tier } from "@/lib/auth/tiers";
 
 type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-export interface Key {
+interface Key {
   keyId: string;
   tier: Tier;
 }

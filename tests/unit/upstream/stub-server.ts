@@ -12,7 +12,7 @@ export interface StubRequest {
   body: string;
 }
 
-export interface StubReply {
+interface StubReply {
   status?: number;
   json?: unknown;
   text?: string;

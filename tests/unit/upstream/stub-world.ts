@@ -45,7 +45,7 @@ export const trades = Array.from({ length: 12 }, (_, i) => {
   };
 });
 
-export function historyFor(token: string) {
+function historyFor(token: string) {
   const base = Number(token.slice(-2)) / 100;
   return { history: [0, 1, 2].map((k) => ({ t: 1_790_000_000 + k * 3600, p: base })) };
 }

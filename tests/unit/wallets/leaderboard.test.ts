@@ -8,7 +8,7 @@ import { GET as leaderboardGet } from "@/app/api/predmkt/leaderboard/route";
 import { getDb } from "@/lib/db/client";
 import { clearLocalCache, countRequests } from "@/lib/upstream";
 import type { StoredRow } from "@/lib/wallets/ledger";
-import { walletSummary } from "@/lib/wallets/service";
+import { walletSummary } from "@/lib/wallets/answers";
 import { WINDOW_SECONDS, windowPnl } from "@/lib/wallets/window";
 import { type Simulator, startOfUtcDay, startSimulator } from "@/sim/polymarket";
 import { simWallets } from "@/sim/polymarket/wallets";

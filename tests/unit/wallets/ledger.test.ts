@@ -6,7 +6,7 @@ import { walletPnl } from "@/lib/analytics/pnl";
 import { getDb } from "@/lib/db/client";
 import { clearLocalCache, countRequests } from "@/lib/upstream";
 import { ledgerRows, refreshLedger, settled } from "@/lib/wallets/ledger";
-import { walletSummary } from "@/lib/wallets/service";
+import { walletSummary } from "@/lib/wallets/answers";
 import { type Simulator, startSimulator } from "@/sim/polymarket";
 import { ACTIVITY_OFFSET_MAX, simWallets } from "@/sim/polymarket/wallets";
 import { pointUpstreamAt } from "../upstream/stub-server";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { WalletPnlChart } from "@/components/wallet/pnl-chart";
 import { formatPrice, formatUsd } from "@/lib/format";
-import { walletActivity, walletPositions, walletSummary } from "@/lib/wallets/service";
+import { walletActivity, walletPositions, walletSummary } from "@/lib/wallets/answers";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Wallet" };

@@ -1,6 +1,6 @@
 import { disputesEndpoint } from "@/lib/api/endpoints/oracle-disputes";
 import { withApi } from "@/lib/api/with-api";
-import { getDisputesWithMarkets } from "@/lib/resolution/service";
+import { getDisputesWithMarkets } from "@/lib/resolution/joined-disputes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { walletEndpoint } from "@/lib/api/endpoints/wallets";
 import { withApi } from "@/lib/api/with-api";
-import { walletSummary } from "@/lib/wallets/service";
+import { walletSummary } from "@/lib/wallets/answers";
 
 export const dynamic = "force-dynamic";
 

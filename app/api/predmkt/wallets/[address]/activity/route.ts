@@ -1,6 +1,6 @@
 import { walletActivityEndpoint } from "@/lib/api/endpoints/wallets";
 import { withApi } from "@/lib/api/with-api";
-import { walletActivity } from "@/lib/wallets/service";
+import { walletActivity } from "@/lib/wallets/answers";
 
 export const dynamic = "force-dynamic";
 

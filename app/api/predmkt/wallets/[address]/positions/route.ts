@@ -1,6 +1,6 @@
 import { walletPositionsEndpoint } from "@/lib/api/endpoints/wallets";
 import { withApi } from "@/lib/api/with-api";
-import { walletPositions } from "@/lib/wallets/service";
+import { walletPositions } from "@/lib/wallets/answers";
 
 export const dynamic = "force-dynamic";
 

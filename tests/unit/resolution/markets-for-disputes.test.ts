@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Address, Hex } from "viem";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { STANDARD_UMA_CTF_ADAPTERS } from "@/lib/resolution/addresses";
-import { withMarkets } from "@/lib/resolution/disputes";
+import { withMarkets } from "@/lib/resolution/markets-for-disputes";
 import { appendInitializer, conditionIdOf, questionIdOf } from "@/lib/resolution/ids";
 import { clearLocalCache } from "@/lib/upstream";
 import { pointUpstreamAt, type Stub, startStub } from "../upstream/stub-server";

@@ -4,11 +4,11 @@
 // out to the upstream on its own.
 import type { DisputesBody } from "@/lib/oracle/bodies";
 import { chainAnswer, getOracleDisputes } from "@/lib/oracle/service";
-import { withMarkets } from "./disputes";
+import { withMarkets } from "./markets-for-disputes";
 import { joinCache } from "./join-cache";
 
 /** Figures (series, holders) are read for this many newest joined disputes; older ones keep their market only. */
-export const DISPUTES_WITH_FIGURES = 100;
+const DISPUTES_WITH_FIGURES = 100;
 
 type Joined = Awaited<ReturnType<typeof withMarkets<DisputesBody["data"][number]>>>;
 /** The current stored answer's join, and the previous one's while requests that read it finish. */

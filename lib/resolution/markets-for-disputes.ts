@@ -14,7 +14,7 @@ import { marketsByConditionIds, sampledSeries, type StoredMarket } from "./marke
 import { decimalToWei } from "./status";
 
 /** The fields of an oracle dispute row the join reads. */
-export interface JoinableDispute {
+interface JoinableDispute {
   question_id: Hex | null;
   requester: Address;
   /** The index's neg-risk and sports links (lib/oracle/disputes.ts), when it has them. */
@@ -33,7 +33,7 @@ const CLOB_HISTORY_TTL_S = 15 * 60;
 const HOLDERS_TTL_S = 10 * 60;
 const GAMMA_TTL_S = 10 * 60;
 
-export interface JoinedMarket extends MarketFacts, JoinableMarket {
+interface JoinedMarket extends MarketFacts, JoinableMarket {
   /** Outcome token ids by index (CLOB), and the latest price of each. */
   tokenIds: (string | null)[];
   prices: (number | null)[];
@@ -164,7 +164,7 @@ async function holderSides(conditionId: string): Promise<HolderSide[]> {
     .map((g) => ({ outcomeIndex: g.outcome_index!, shares: g.holders.map((h) => h.shares) }));
 }
 
-export type WithMarket<D> = D & DisputeMarketFields & { market_join: JoinMethod | null };
+type WithMarket<D> = D & DisputeMarketFields & { market_join: JoinMethod | null };
 
 /** Upstream reads in flight at once while joining a list (each dispute: one series and one holders read). */
 const JOIN_CONCURRENCY = 4;

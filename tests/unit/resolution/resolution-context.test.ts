@@ -1,6 +1,6 @@
 // Resolution-driven moves are marked with what drove them; probabilities at a moment come from the right series.
 import { describe, expect, it } from "vitest";
-import { type ResolutionEvent, moveResolutionContext, tradeResolutionContext } from "@/lib/resolution/context";
+import { type ResolutionEvent, moveResolutionContext, tradeResolutionContext } from "@/lib/resolution/resolution-context";
 import { probabilityAt, seriesBetween } from "@/lib/resolution/probability";
 
 const PROPOSAL_AT = Date.UTC(2026, 4, 27, 14, 2) / 1000;
