@@ -21,7 +21,7 @@ export interface HubSubscriber {
   filter: StreamFilter;
   keyId: string;
   deliver(messages: StreamMessage[]): void;
-  close(reason: "revoked" | "expired" | "rotated"): void;
+  close(reason: "revoked" | "expired" | "rotated" | "error"): void;
 }
 
 class Hub {
@@ -118,9 +118,18 @@ class Hub {
       this.lastSeq = page.full && page.lastSeq !== null ? page.lastSeq : upto;
       for (const subscriber of this.subscribers) {
         const mine = messages.filter((m) => matches(subscriber.filter, m));
-        if (mine.length) {
-          this.delivered += mine.length;
+        if (!mine.length) continue;
+        // One stream that cannot take its batch is closed; the others still get theirs.
+        try {
           subscriber.deliver(mine);
+          this.delivered += mine.length;
+        } catch (error) {
+          log.warn("stream hub: a stream failed to take a delivery; closing it", errorFields(error));
+          try {
+            subscriber.close("error");
+          } catch {
+            // nothing more to do for it
+          }
         }
       }
     }

@@ -134,7 +134,12 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
   };
   const close = (reason: StreamEndReason) => {
     if (closed) return;
-    write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+    // Straight to the controller: through enqueue, a queue still past its bound would close again, endlessly.
+    try {
+      controller.enqueue(encoder.encode(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`));
+    } catch {
+      // already closed by the client
+    }
     cleanup();
     try {
       controller.close();
