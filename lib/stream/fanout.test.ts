@@ -57,8 +57,18 @@ describe("fan-out", () => {
     const reader = response.body!.getReader();
     await readUntil(reader, /: stream open/);
     expect(inProcessStreamSlots().leases).toBe(1);
-    // ≈ 6 MB for a reader that reads nothing meanwhile: past the 4 MB bound.
-    await store(60, 100_000, "slow");
+    // ≈ 6 MB in two batches for a reader that reads nothing meanwhile: past the 4 MB bound.
+    const hub = await getHub();
+    const before = hub.delivered;
+    await store(30, 100_000, "slow");
+    await pollUntil(
+      () => hub.delivered,
+      (n) => n >= before + 30,
+      30_000,
+      20,
+      "the first batch delivered",
+    );
+    await store(30, 100_000, "slow");
     await pollUntil(
       async () => inProcessStreamSlots().leases,
       (n) => n === 0,
@@ -66,7 +76,7 @@ describe("fan-out", () => {
       50,
       "the slow consumer's slot released",
     );
-    // What it finds once it reads again: what was queued, then exactly one end, then the end of the body.
+    // What it finds once it reads again: the dropped queue's place taken by exactly one end, then the end of the body.
     let text = "";
     for (;;) {
       const next = await readUntil(reader, /(?!)/, 30_000);
@@ -74,9 +84,46 @@ describe("fan-out", () => {
       if (next.done) break;
     }
     const ends = text.match(/event: end\ndata: .*\n\n/g) ?? [];
-    expect(ends).toEqual(['event: end\ndata: {"reason":"slow_consumer"}\n\n']);
-    expect(text.endsWith(ends[0])).toBe(true);
+    const end = 'event: end\ndata: {"reason":"slow_consumer"}\n\n';
+    expect(ends).toEqual([end]);
+    expect(text.endsWith(end)).toBe(true);
+    expect(hub.slowConsumers).toBeGreaterThanOrEqual(1);
     abort.abort();
+  });
+
+  it("streams with one filter share one group: 100 of them each get every message once, in order", async () => {
+    const hub = await getHub();
+    const groupsBefore = hub.filterGroups;
+    const aborts: AbortController[] = [];
+    const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+    const shared: StreamFilter = { ...resolutions, eventSlug: "shared-filter" };
+    for (let i = 0; i < 100; i++) {
+      const abort = new AbortController();
+      aborts.push(abort);
+      const response = await openStream({ filter: { ...shared }, keyId, tier: "enterprise", cursor: null, signal: abort.signal });
+      readers.push(response.body!.getReader());
+    }
+    expect(hub.filterGroups).toBe(groupsBefore + 1);
+    for (const reader of readers) await readUntil(reader, /: stream open/);
+    // Rows of that event (the filter reads the payload's event slug, as for a dispute whose market is not sampled).
+    const rows = await db.$queryRawUnsafe<{ seq: bigint }[]>(
+      `INSERT INTO stream_events (topic, ref, payload)
+       SELECT 'resolution', 'shared-' || g, jsonb_build_object('market', jsonb_build_object('event_slug', 'shared-filter'), 'n', g)
+       FROM generate_series(1, 5) g RETURNING seq`,
+    );
+    (await getHub()).notify(Math.max(...rows.map((r) => Number(r.seq))));
+    for (const reader of readers) {
+      const { text } = await readUntil(reader, /"n":5/);
+      expect([...text.matchAll(/"n":(\d)/g)].map((m) => m[1])).toEqual(["1", "2", "3", "4", "5"]);
+    }
+    for (const abort of aborts) abort.abort();
+    await pollUntil(
+      () => hub.filterGroups,
+      (n) => n === groupsBefore,
+      5_000,
+      20,
+      "the group dropped with its last stream",
+    );
   });
 
   it("a stream that fails to take a delivery costs the streams after it nothing", async () => {
