@@ -13,6 +13,10 @@ const STREAM_SECONDS = Number(process.env.BENCH_STREAM_SECONDS ?? 30);
 const SAMPLER_SECONDS = Number(process.env.BENCH_STREAM_SAMPLER_SECONDS ?? 130);
 const SAMPLER_INTERVAL_S = Number(process.env.BENCH_STREAM_SAMPLER_INTERVAL_S ?? 60);
 const CONCURRENT = Number(process.env.BENCH_STREAM_CONNECTIONS ?? 1000);
+/** Events per second the concurrency figure feeds every stream (the goal's load, issue 29). */
+const EVENTS_PER_S = Number(process.env.BENCH_STREAM_EVENTS_PER_S ?? 50);
+/** `concurrency`: the concurrent-streams figure alone (no worker, no latency or completeness runs). */
+const ONLY = process.env.BENCH_STREAM_ONLY ?? "";
 
 export interface StreamBenchContext {
   distDir: string;
@@ -35,6 +39,7 @@ interface Received {
 function sse(
   url: string,
   onTrade?: (data: { id: string; timestamp: string }, id: string) => void,
+  onChunk?: (chunk: string) => void,
 ): { close: () => void; opened: Promise<number> } {
   let req: http.ClientRequest;
   const opened = new Promise<number>((resolve, reject) => {
@@ -43,6 +48,7 @@ function sse(
       let buffer = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
+        onChunk?.(chunk);
         if (!onTrade) return;
         buffer += chunk;
         let end: number;
@@ -120,6 +126,8 @@ export async function streamBench(ctx: StreamBenchContext): Promise<void> {
     STREAM_MAX_DURATION_S: "3600",
   };
   const label = "PostgreSQL";
+  if (ONLY !== "concurrency") await streamConcurrency(ctx, common);
+  if (ONLY === "concurrency") return streamConcurrency(ctx, common);
 
   // ---- worker ingest: server + worker process ------------------------------------------------------------------
   const db = await database.createPostgresDatabase(`predmkt_bench_stream_${process.pid}`);
@@ -172,58 +180,6 @@ export async function streamBench(ctx: StreamBenchContext): Promise<void> {
       `p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))}, p99 ${ms(percentile(latencies, 99))} over ${latencies.length} trades`,
       label,
     );
-
-    // 1,000 concurrent streams on one instance.
-    const rssBefore = rssMb(server.pid);
-    ctx.progress(`stream: opening ${CONCURRENT} concurrent streams`);
-    const clients: ReturnType<typeof sse>[] = [];
-    let refused = 0;
-    for (let i = 0; i < CONCURRENT; i++) {
-      const c = sse(streamUrl);
-      clients.push(c);
-      if ((i + 1) % 50 === 0) {
-        const statuses = await Promise.all(clients.slice(i - 49, i + 1).map((x) => x.opened.catch(() => 0)));
-        refused += statuses.filter((s) => s !== 200).length;
-      }
-    }
-    await sleep(25_000);
-    const rssAfter = rssMb(server.pid);
-    const hubLines = server
-      .logs()
-      .split("\n")
-      .filter((l) => l.includes('"message":"stream hub"'))
-      .map((l) => JSON.parse(l) as Record<string, number>)
-      .filter((l) => l.streams >= CONCURRENT - refused);
-    const last = hubLines.at(-1);
-    const pings: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const t = performance.now();
-      await (await fetch(`${server.url}/api/ping`)).arrayBuffer();
-      pings.push(performance.now() - t);
-    }
-    pings.sort((a, b) => a - b);
-    for (const c of clients) c.close();
-    const perStreamKb = ((rssAfter - rssBefore) * 1024) / (CONCURRENT - refused);
-    ctx.figures.stream_concurrency = {
-      streams: CONCURRENT - refused,
-      refused,
-      rss_before_mb: rssBefore,
-      rss_after_mb: rssAfter,
-      per_stream_kb: perStreamKb,
-      hub: last ?? null,
-      ping_p50_ms: percentile(pings, 50),
-      ping_p99_ms: percentile(pings, 99),
-    };
-    ctx.addRow(
-      `${CONCURRENT} concurrent streams on one instance`,
-      `${CONCURRENT - refused} open (${refused} refused); RSS ${Math.round(rssBefore)} → ${Math.round(rssAfter)} MB (≈ ${perStreamKb.toFixed(0)} KB per stream); ` +
-        (last
-          ? `event-loop delay p50 ${last.event_loop_delay_p50_ms} ms, p99 ${last.event_loop_delay_p99_ms} ms; CPU ${last.cpu_percent} %; `
-          : "no hub report; ") +
-        `/api/ping meanwhile p50 ${pings.length ? percentile(pings, 50).toFixed(1) : "–"} ms, p99 ${percentile(pings, 99).toFixed(1)} ms`,
-      label,
-    );
-    await sleep(2000);
 
     // Completeness with injected socket faults: every trade the REST tape shows for the window must be streamed.
     ctx.progress("stream: completeness with injected faults (drops, a silent stall, a disconnect)");
@@ -325,6 +281,124 @@ export async function streamBench(ctx: StreamBenchContext): Promise<void> {
     ctx.addRow("sampler-only ingest", `failed: ${(error as Error).message.slice(0, 200)}`, label);
   } finally {
     await db2.drop();
+  }
+}
+
+/**
+ * CONCURRENT streams on one instance, each fed EVENTS_PER_S: the server alone on PostgreSQL, and this process appends
+ * one stream-log row per 1/EVENTS_PER_S s with its NOTIFY (a resolution transition whose payload is the size of a
+ * `/trades` item: the simulator's trade flow is far below 50/s, and the hub's cost does not depend on the topic).
+ * RSS per stream is the server's growth from before the streams open to 25 s after; events/s is what the clients
+ * received over the last 15 s; event-loop delay and CPU are the hub's own report for that time.
+ */
+export async function streamConcurrency(ctx: StreamBenchContext, common: Record<string, string>): Promise<void> {
+  const processes = await import("./lib/processes");
+  const database = await import("./lib/database");
+  const pg = (await import("pg")).default;
+  const db = await database.createPostgresDatabase(`predmkt_bench_streams_${process.pid}`);
+  const feed = new pg.Pool({ connectionString: db.connectionString(), max: 4 });
+  let feeding: NodeJS.Timeout | undefined;
+  try {
+    const server = await processes.startServer(ctx.distDir, {
+      ...common,
+      ...db.serverEnv,
+      DATA_DIR: path.join(ctx.scratch, "stream-streams"),
+    });
+    const key = await database.createKey(db.connectionString(), "enterprise");
+    const streamUrl = `${server.url}/api/predmkt/stream?api_key=${key}&topics=resolution`;
+    const item = { market: { id: "bench", condition_id: `0x${"ab".repeat(32)}`, event_slug: "bench" }, pad: "x".repeat(480) };
+    let n = 0;
+    let stored = 0;
+    feeding = setInterval(() => {
+      n++;
+      void feed
+        .query(
+          `WITH row AS (INSERT INTO stream_events (topic, ref, payload) VALUES ('resolution', $1, $2::jsonb) RETURNING seq)
+           SELECT pg_notify('predmkt_stream', seq::text) FROM row`,
+          [`bench-${n}`, JSON.stringify({ ...item, n })],
+        )
+        .then(() => stored++)
+        .catch(() => undefined);
+    }, 1000 / EVENTS_PER_S);
+    // Warm: the hub starts with the first stream, and the routes compile once.
+    const warm = sse(streamUrl);
+    await warm.opened;
+    await sleep(3000);
+    warm.close();
+    await sleep(2000);
+    const rssBefore = rssMb(server.pid);
+    ctx.progress(`stream: opening ${CONCURRENT} concurrent streams, ${EVENTS_PER_S} events/s each`);
+    let received = 0;
+    const count = (chunk: string) => {
+      for (let i = chunk.indexOf("event: resolution"); i >= 0; i = chunk.indexOf("event: resolution", i + 1)) received++;
+    };
+    const clients: ReturnType<typeof sse>[] = [];
+    let refused = 0;
+    for (let i = 0; i < CONCURRENT; i++) {
+      clients.push(sse(streamUrl, undefined, count));
+      if ((i + 1) % 50 === 0) {
+        const statuses = await Promise.all(clients.slice(i - 49, i + 1).map((x) => x.opened.catch(() => 0)));
+        refused += statuses.filter((s) => s !== 200).length;
+      }
+    }
+    const open = CONCURRENT - refused;
+    await sleep(10_000);
+    const windowStart = performance.now();
+    const receivedBefore = received;
+    const storedBefore = stored;
+    await sleep(15_000);
+    const windowS = (performance.now() - windowStart) / 1000;
+    const eventsPerS = (received - receivedBefore) / windowS / Math.max(1, open);
+    // What the feed managed to store meanwhile (a loaded machine can hold it below EVENTS_PER_S).
+    const storedPerS = (stored - storedBefore) / windowS;
+    const rssAfter = rssMb(server.pid);
+    const last = server
+      .logs()
+      .split("\n")
+      .filter((l) => l.includes('"message":"stream hub"'))
+      .map((l) => JSON.parse(l) as Record<string, number>)
+      .filter((l) => l.streams >= open)
+      .at(-1);
+    const pings: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t = performance.now();
+      await (await fetch(`${server.url}/api/ping`)).arrayBuffer();
+      pings.push(performance.now() - t);
+    }
+    pings.sort((a, b) => a - b);
+    for (const c of clients) c.close();
+    clearInterval(feeding);
+    const perStreamKb = ((rssAfter - rssBefore) * 1024) / Math.max(1, open);
+    ctx.figures.stream_concurrency = {
+      streams: open,
+      refused,
+      fed_events_per_s: EVENTS_PER_S,
+      stored_events_per_s: storedPerS,
+      events_per_s: eventsPerS,
+      rss_before_mb: rssBefore,
+      rss_after_mb: rssAfter,
+      per_stream_kb: perStreamKb,
+      hub: last ?? null,
+      ping_p50_ms: percentile(pings, 50),
+      ping_p99_ms: percentile(pings, 99),
+      loadavg: readFileSync("/proc/loadavg", "utf8").trim(),
+    };
+    ctx.addRow(
+      `${CONCURRENT} concurrent streams on one instance, ${EVENTS_PER_S} events/s fed`,
+      `${open} open (${refused} refused); ${eventsPerS.toFixed(1)} events/s per stream received of ${storedPerS.toFixed(1)} stored; RSS ${Math.round(rssBefore)} → ${Math.round(rssAfter)} MB (≈ ${perStreamKb.toFixed(0)} KB per stream); ` +
+        (last
+          ? `event-loop delay p50 ${last.event_loop_delay_p50_ms} ms, p99 ${last.event_loop_delay_p99_ms} ms; CPU ${last.cpu_percent} %; `
+          : "no hub report; ") +
+        `/api/ping meanwhile p50 ${pings.length ? percentile(pings, 50).toFixed(1) : "–"} ms, p99 ${percentile(pings, 99).toFixed(1)} ms`,
+      "PostgreSQL",
+    );
+    await server.stop();
+  } catch (error) {
+    ctx.addRow("concurrent streams", `failed: ${(error as Error).message.slice(0, 200)}`, "PostgreSQL");
+  } finally {
+    if (feeding) clearInterval(feeding);
+    await feed.end().catch(() => undefined);
+    await db.drop();
   }
 }
 

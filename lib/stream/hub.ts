@@ -11,29 +11,74 @@ import { errorFields, log } from "@/lib/log";
 import { type Subscription, subscribeStored } from "./bus";
 import { toMessages } from "./messages";
 import { newestSeq, readEvents } from "./read";
-import { matches, type StreamFilter, type StreamMessage } from "./types";
+import { encodeCursor, matches, type StreamFilter, type StreamMessage } from "./types";
 
 const PAGE = 1000;
+/** The hub's one timer: streams' heartbeats, deadlines and lease renewals, the catch-up read, the sweep, the report. */
+const TICK_MS = 1000;
 const CATCH_UP_MS = 5000;
 const REPORT_MS = 10_000;
+/** Streams woken per event-loop turn: a batch for 1,000 streams is written in 20 turns, other I/O between them. */
+export const WAKES_PER_TURN = 50;
+/** Writes to streams per second at most (a stream woken later takes everything queued for it in one write). */
+export const WRITES_PER_S = 10_000;
+
+/** One batch for every stream of one filter: its messages, and their SSE encoding, made once for all of them. */
+export interface Delivery {
+  messages: readonly StreamMessage[];
+  bytes: Uint8Array;
+  first: bigint;
+  last: bigint;
+}
+
+export type HubCloseReason = "revoked" | "expired" | "rotated" | "error";
 
 export interface HubSubscriber {
   filter: StreamFilter;
   keyId: string;
-  deliver(messages: StreamMessage[]): void;
-  close(reason: "revoked" | "expired" | "rotated"): void;
+  /** Queues the batch (it must not write to the network: the hub wakes writers at its own pace, `wake`). */
+  deliver(delivery: Delivery): void;
+  close(reason: HubCloseReason): void;
+  /** Writes what is queued (called by the hub's pacer after `wake`). */
+  flush?(): void;
+  /** Called every TICK_MS: heartbeats, the stream's deadlines, its lease renewal. */
+  tick?(now: number): void;
+}
+
+/** Streams with the same filter share their deliveries (docs/stream.md "Fan-out"). */
+const filterKey = (f: StreamFilter) => JSON.stringify([[...f.topics].sort(), f.minUsd, f.marketId, f.eventSlug]);
+
+const join = (chunks: readonly Uint8Array[]): Uint8Array => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+const encoder = new TextEncoder();
+
+/** The SSE text of one message (the same bytes whichever path writes it, replay or live). */
+export function formatMessage(m: StreamMessage): string {
+  return `event: ${m.event}\nid: ${encodeCursor(m.cursor)}\ndata: ${JSON.stringify(m.data)}\n\n`;
+}
+
+export function encodedMessage(m: StreamMessage): Uint8Array {
+  return (m.encoded ??= encoder.encode(formatMessage(m)));
 }
 
 class Hub {
   lastSeq = 0;
   readonly subscribers = new Set<HubSubscriber>();
+  private readonly groups = new Map<string, Set<HubSubscriber>>();
   private target = 0;
   private pumping: Promise<void> | null = null;
   private subscription: Subscription | null = null;
-  private timers: NodeJS.Timeout[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly toWake = new Set<HubSubscriber>();
+  private pacing = false;
+  private tokens = WRITES_PER_S / 10;
+  private tokensAt = performance.now();
   readonly ready: Promise<void>;
   /** Messages handed to streams since start (for the bench and health). */
   delivered = 0;
+  /** Streams closed since start because their client read too slowly (`reason: "slow_consumer"`). */
+  slowConsumers = 0;
+  /** Streams that failed to take a delivery and were closed (`reason: "error"`). */
+  failedDeliveries = 0;
 
   constructor() {
     this.ready = this.start();
@@ -47,15 +92,29 @@ class Hub {
       (seq) => this.notify(seq),
       () => void this.catchUp(),
     );
-    const catchUp = setInterval(() => void this.catchUp(), CATCH_UP_MS);
     // Revocation must reach open streams within the key cache's TTL, which the per-key lookup cache would delay.
-    const sweep = setInterval(() => void this.sweepRevoked(), Math.max(1, Math.min(5, env.KEY_CACHE_TTL_S)) * 1000);
+    const sweepMs = Math.max(1, Math.min(5, env.KEY_CACHE_TTL_S)) * 1000;
     // While streams are open, a line every 10 s says how many, and what they cost the process (the bench reads it).
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     let cpu = process.cpuUsage();
     let cpuAt = performance.now();
-    const report = setInterval(() => {
+    let delivered = this.delivered;
+    const due = { catchUp: CATCH_UP_MS, sweep: sweepMs, report: REPORT_MS };
+    let elapsed = 0;
+    this.timer = setInterval(() => {
+      elapsed += TICK_MS;
+      const now = Date.now();
+      for (const s of this.subscribers) {
+        try {
+          s.tick?.(now);
+        } catch (error) {
+          log.warn("stream hub: a stream's tick failed", errorFields(error));
+        }
+      }
+      if (elapsed % due.catchUp === 0) void this.catchUp();
+      if (elapsed % due.sweep === 0) void this.sweepRevoked();
+      if (elapsed % due.report !== 0) return;
       const used = process.cpuUsage(cpu);
       const wall = performance.now() - cpuAt;
       cpu = process.cpuUsage();
@@ -63,17 +122,21 @@ class Hub {
       if (this.subscribers.size) {
         log.info("stream hub", {
           streams: this.subscribers.size,
+          filters: this.groups.size,
           delivered: this.delivered,
+          events_per_s_per_stream: Math.round(((this.delivered - delivered) / (wall / 1000) / this.subscribers.size) * 10) / 10,
+          slow_consumers_closed: this.slowConsumers,
+          failed_deliveries: this.failedDeliveries,
           event_loop_delay_p50_ms: Math.round(delay.percentile(50) / 1e4) / 100,
           event_loop_delay_p99_ms: Math.round(delay.percentile(99) / 1e4) / 100,
           cpu_percent: Math.round(((used.user + used.system) / 1000 / wall) * 1000) / 10,
           rss_mb: Math.round(process.memoryUsage().rss / 1e5) / 10,
         });
       }
+      delivered = this.delivered;
       delay.reset();
-    }, REPORT_MS);
-    for (const t of [catchUp, sweep, report]) t.unref?.();
-    this.timers.push(catchUp, sweep, report);
+    }, TICK_MS);
+    this.timer.unref?.();
     log.info("stream hub started", { bus: this.subscription.kind, last_seq: this.lastSeq });
   }
 
@@ -112,17 +175,70 @@ class Hub {
       }
       const upto = this.target;
       const page = await readEvents(db, this.lastSeq, upto, PAGE);
-      const withAbnormal = [...this.subscribers].some((s) => s.filter.topics.includes("abnormal"));
+      const withAbnormal = [...this.groups.values()].some((g) => g.values().next().value?.filter.topics.includes("abnormal"));
       const messages = await toMessages(db, page.events, withAbnormal);
       // A full page may have more behind it; a short one reached `upto`.
       this.lastSeq = page.full && page.lastSeq !== null ? page.lastSeq : upto;
-      for (const subscriber of this.subscribers) {
-        const mine = messages.filter((m) => matches(subscriber.filter, m));
-        if (mine.length) {
-          this.delivered += mine.length;
-          subscriber.deliver(mine);
+      for (const group of this.groups.values()) {
+        const filter = group.values().next().value?.filter;
+        if (!filter) continue;
+        const mine = messages.filter((m) => matches(filter, m));
+        if (!mine.length) continue;
+        const delivery: Delivery = {
+          messages: mine,
+          bytes: join(mine.map(encodedMessage)),
+          first: mine[0].cursor,
+          last: mine[mine.length - 1].cursor,
+        };
+        for (const subscriber of group) {
+          // One stream that cannot take its batch is closed; the others still get theirs.
+          try {
+            subscriber.deliver(delivery);
+            this.delivered += mine.length;
+          } catch (error) {
+            this.failedDeliveries++;
+            log.warn("stream hub: a stream failed to take a delivery; closing it", errorFields(error));
+            try {
+              subscriber.close("error");
+            } catch {
+              // nothing more to do for it
+            }
+          }
         }
       }
+    }
+  }
+
+  /** Asks the pacer to let `subscriber` write what it has queued: WAKES_PER_TURN per turn, WRITES_PER_S at most. */
+  wake(subscriber: HubSubscriber): void {
+    this.toWake.add(subscriber);
+    if (this.pacing) return;
+    this.pacing = true;
+    setImmediate(() => this.pace());
+  }
+
+  private pace(): void {
+    const now = performance.now();
+    this.tokens = Math.min(WRITES_PER_S / 10, this.tokens + ((now - this.tokensAt) / 1000) * WRITES_PER_S);
+    this.tokensAt = now;
+    let woken = 0;
+    for (const s of this.toWake) {
+      if (woken >= WAKES_PER_TURN || this.tokens < 1) break;
+      this.toWake.delete(s);
+      woken++;
+      this.tokens--;
+      try {
+        s.flush?.();
+      } catch (error) {
+        log.warn("stream hub: a stream's write failed", errorFields(error));
+      }
+    }
+    if (this.toWake.size === 0) {
+      this.pacing = false;
+    } else if (this.tokens >= 1) {
+      setImmediate(() => this.pace());
+    } else {
+      setTimeout(() => this.pace(), Math.ceil(1000 / WRITES_PER_S)).unref?.();
     }
   }
 
@@ -146,16 +262,29 @@ class Hub {
     }
   }
 
+  /** Distinct filters among open streams (each is one delivery per batch). */
+  get filterGroups(): number {
+    return this.groups.size;
+  }
+
   add(subscriber: HubSubscriber): void {
     this.subscribers.add(subscriber);
+    const key = filterKey(subscriber.filter);
+    const group = this.groups.get(key) ?? new Set<HubSubscriber>();
+    group.add(subscriber);
+    this.groups.set(key, group);
   }
 
   remove(subscriber: HubSubscriber): void {
     this.subscribers.delete(subscriber);
+    this.toWake.delete(subscriber);
+    const key = filterKey(subscriber.filter);
+    const group = this.groups.get(key);
+    if (group?.delete(subscriber) && group.size === 0) this.groups.delete(key);
   }
 
   async stop(): Promise<void> {
-    for (const t of this.timers) clearInterval(t);
+    if (this.timer) clearInterval(this.timer);
     await this.subscription?.close();
   }
 }

@@ -7,13 +7,15 @@ import type { Tier } from "@/lib/auth/tiers";
 import { type Db, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { getHub, type Hub, type HubSubscriber } from "./hub";
+import { type Delivery, encodedMessage, getHub, type Hub, type HubSubscriber } from "./hub";
 import { consume } from "@/lib/auth/ratelimit";
 import { tierLimit } from "@/lib/auth/tiers";
 import { acquireStreamSlots, LEASE_RENEW_MS } from "./limits";
 import { toMessages } from "./messages";
 import { prunedThrough, readEvents } from "./read";
 import { cursorOf, encodeCursor, matches, seqOfCursor, type StreamFilter, type StreamMessage } from "./types";
+
+export { formatMessage } from "./hub";
 
 type StreamEndReason =
   | "max_duration"
@@ -70,10 +72,6 @@ export interface OpenStreamOptions {
 
 const encoder = new TextEncoder();
 
-export function formatMessage(m: StreamMessage): string {
-  return `event: ${m.event}\nid: ${encodeCursor(m.cursor)}\ndata: ${JSON.stringify(m.data)}\n\n`;
-}
-
 export async function openStream(options: OpenStreamOptions): Promise<Response> {
   const { filter } = options;
   const lease = await acquireStreamSlots({ keyId: options.keyId, tier: options.tier, dashboardAddress: options.dashboardAddress ?? null });
@@ -103,50 +101,108 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     return new Response(null, { status: 200, headers: SSE_HEADERS }); // nobody is there to read it
   }
   const withAbnormal = filter.topics.includes("abnormal");
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let closed = false;
+  // The stream's bounded queue: what is written waits here until the body is pulled (a pull takes all of it in one
+  // write). Past MAX_QUEUED_BYTES the client is not keeping up: the queue is dropped and the stream ends with
+  // `reason: "slow_consumer"`; the client resumes from its last id.
+  let queue: Uint8Array[] = [];
+  let queuedBytes = 0;
+  let waiting: (() => void) | null = null;
+  let ending = false; // the end message is queued: the body closes once it is read
+  let closed = false; // removed from the hub, slot released
   let live = false;
   let lastSent = -1n;
   let pulled = false;
   let replayedSeqs = 0;
-  const buffered: StreamMessage[] = [];
-  const timers: NodeJS.Timeout[] = [];
+  const buffered: Delivery[] = [];
+  const openedAt = Date.now();
+  const maxMs = env.STREAM_MAX_DURATION_S * 1000;
+  const tokenMs = options.credentialExpiresAt ? Math.max(0, options.credentialExpiresAt.getTime() - openedAt) : Infinity;
+  const endsAt = openedAt + Math.min(maxMs, tokenMs);
+  const unpulledAt = openedAt + (options.unpulledDeadlineMs ?? UNPULLED_DEADLINE_MS);
+  const heartbeatMs = env.STREAM_HEARTBEAT_S * 1000;
+  let heartbeatAt = openedAt + heartbeatMs;
+  let renewAt = openedAt + LEASE_RENEW_MS;
 
   const enqueue = (bytes: Uint8Array) => {
-    if (closed) return;
-    controller.enqueue(bytes);
-    if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) close("slow_consumer");
+    if (closed || ending) return;
+    queue.push(bytes);
+    queuedBytes += bytes.byteLength;
+    // One batch larger than the bound is not a slow reader: a backlog of several past it is.
+    if (queuedBytes > MAX_QUEUED_BYTES && queue.length > 1) {
+      hub.slowConsumers++;
+      close("slow_consumer");
+    } else if (waiting) {
+      hub.wake(subscriber);
+    }
   };
   const write = (text: string) => enqueue(encoder.encode(text));
   const send = (messages: readonly StreamMessage[]) => {
     for (const m of messages) {
       if (m.cursor <= lastSent) continue;
-      enqueue((m.encoded ??= encoder.encode(formatMessage(m))));
+      enqueue(encodedMessage(m));
       lastSent = m.cursor;
     }
+  };
+  // A batch wholly after what was sent goes out as the hub encoded it for every stream of this filter.
+  const sendDelivery = (d: Delivery) => {
+    if (d.first <= lastSent) return send(d.messages);
+    enqueue(d.bytes);
+    lastSent = d.last;
   };
   const cleanup = () => {
     if (closed) return;
     closed = true;
-    for (const t of timers) clearInterval(t);
     hub.remove(subscriber);
     releaseLease();
   };
   const close = (reason: StreamEndReason) => {
-    if (closed) return;
-    write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
-    cleanup();
-    try {
-      controller.close();
-    } catch {
-      // already closed by the client
+    if (closed || ending) return;
+    if (reason === "slow_consumer") {
+      queue = [];
+      queuedBytes = 0;
     }
+    const end = encoder.encode(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+    queue.push(end);
+    queuedBytes += end.byteLength;
+    ending = true;
+    // The end reaches a waiting reader now (the hub no longer paces a stream it has let go).
+    const wakeUp = waiting;
+    waiting = null;
+    cleanup();
+    wakeUp?.();
+  };
+  // The client went away (abort or cancel): nothing more will be read.
+  const gone = () => {
+    queue = [];
+    queuedBytes = 0;
+    cleanup();
+    const wakeUp = waiting;
+    waiting = null;
+    wakeUp?.();
   };
   const subscriber: HubSubscriber = {
     filter,
     keyId: options.keyId,
-    deliver: (messages) => (live ? send(messages) : buffered.push(...messages)),
+    deliver: (delivery) => (live ? sendDelivery(delivery) : buffered.push(delivery)),
     close: (reason) => close(reason),
+    flush: () => {
+      const wakeUp = waiting;
+      waiting = null;
+      wakeUp?.();
+    },
+    tick: (now) => {
+      if (now >= endsAt) return close(tokenMs < maxMs ? "token_expired" : "max_duration");
+      // Nobody has read a byte by then: nobody will (see UNPULLED_DEADLINE_MS).
+      if (!pulled && now >= unpulledAt) return close("unread");
+      if (now >= heartbeatAt) {
+        heartbeatAt = now + heartbeatMs;
+        write(`: heartbeat ${new Date(now).toISOString()}\n\n`);
+      }
+      if (now >= renewAt) {
+        renewAt = now + LEASE_RENEW_MS;
+        void lease.renew();
+      }
+    },
   };
 
   // Everything up to `bound` is replayed from the database; everything after it comes from the hub.
@@ -174,7 +230,7 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     }
     if (closed) return;
     live = true;
-    send(buffered.splice(0));
+    for (const d of buffered.splice(0)) sendDelivery(d);
   };
 
   const replayFromCursor = async () => {
@@ -217,49 +273,30 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     }
   };
 
-  const source = new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-        write(`retry: ${env.STREAM_RETRY_MS}\n: stream open\n\n`);
-        timers.push(setInterval(() => write(`: heartbeat ${new Date().toISOString()}\n\n`), env.STREAM_HEARTBEAT_S * 1000));
-        const maxMs = env.STREAM_MAX_DURATION_S * 1000;
-        const tokenMs = options.credentialExpiresAt ? Math.max(0, options.credentialExpiresAt.getTime() - Date.now()) : Infinity;
-        timers.push(setTimeout(() => close(tokenMs < maxMs ? "token_expired" : "max_duration"), Math.min(maxMs, tokenMs)));
-        timers.push(setInterval(() => void lease.renew(), LEASE_RENEW_MS));
-        // Nobody has read a byte by then: nobody will (see UNPULLED_DEADLINE_MS).
-        timers.push(
-          setTimeout(() => {
-            if (!pulled) close("unread");
-          }, options.unpulledDeadlineMs ?? UNPULLED_DEADLINE_MS),
-        );
-        for (const t of timers) t.unref?.();
-        options.signal.addEventListener("abort", cleanup, { once: true });
-        replay().catch((error) => {
-          log.warn("stream replay failed", errorFields(error));
-          close("error");
-        });
-      },
-      cancel() {
-        cleanup();
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
-  // What the response hands out: it pulls from `source` only when its reader asks (highWaterMark 0), so a first pull
-  // proves that someone reads the body; `source` keeps buffering (and cuts a slow consumer off) as before.
-  const reader = source.getReader();
+  write(`retry: ${env.STREAM_RETRY_MS}\n: stream open\n\n`);
+  options.signal.addEventListener("abort", gone, { once: true });
+  replay().catch((error) => {
+    log.warn("stream replay failed", errorFields(error));
+    close("error");
+  });
+  // One pull-only body (highWaterMark 0): it asks only when its reader does, so a first pull proves that someone reads
+  // it, and nothing is buffered but the stream's own queue. A pull takes the whole queue, or waits for the hub's
+  // pacer to say there is something (docs/stream.md "Fan-out").
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(c) {
         pulled = true;
-        const { done, value } = await reader.read();
-        if (done) c.close();
-        else c.enqueue(value);
+        while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (waiting = resolve));
+        if (queue.length) {
+          const chunk = queue.length === 1 ? queue[0] : Buffer.concat(queue);
+          queue = [];
+          queuedBytes = 0;
+          c.enqueue(chunk);
+        }
+        if (closed) c.close();
       },
       cancel() {
-        cleanup();
-        void reader.cancel().catch(() => undefined);
+        gone();
       },
     },
     { highWaterMark: 0 },
