@@ -17,6 +17,10 @@
 // - restLag: the Data API's trade lists are rebuilt every 4 s, 2–7 s behind the block: a fill shows 3–10 s after it.
 // - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
 //   `x-cache`), activity for 15 s.
+// - activeMarketShare / activeFramesPerS: this share of markets is active, each subscribed token of one sending
+//   `price_change` at the note's ≈ 48 frames/s (order-flow.ts). A load as much as a behaviour (the share is ours), so
+//   0 — off — even in REAL_UPSTREAM: the bench turns it on (bench/live-feed.ts), as does `--active-share` on the CLI.
+import { ACTIVE_PRICE_CHANGE_HZ } from "./order-flow";
 import { rand } from "./random";
 import type { SimMarket, World } from "./world";
 
@@ -34,6 +38,10 @@ export interface Reality {
   cdnCache: boolean;
   /** The market channel closes a socket whose send buffer passes SLOW_CONSUMER_BYTES with 1013 (ws.ts). */
   slowConsumerClose: boolean;
+  /** Share of markets whose tokens send the measured order flow (order-flow.ts); 0 = one change a second, on moves. */
+  activeMarketShare: number;
+  /** `price_change` frames a second per subscribed token of an active market (research note §6.1: ≈ 48). */
+  activeFramesPerS: number;
 }
 
 /** What the real upstream does today, all switches on (the CLI, demo and bench default). */
@@ -50,6 +58,9 @@ export const REAL_UPSTREAM: Reality = {
   restLag: true,
   cdnCache: true,
   slowConsumerClose: true,
+  // Off: a load the caller sizes (the share of active markets has no source), see order-flow.ts.
+  activeMarketShare: 0,
+  activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
 };
 /** Programmatic default: the plain world, switches off (tests turn on what they exercise). */
 export const PLAIN_UPSTREAM: Reality = {
@@ -64,6 +75,8 @@ export const PLAIN_UPSTREAM: Reality = {
   restLag: false,
   cdnCache: false,
   slowConsumerClose: false,
+  activeMarketShare: 0,
+  activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
 };
 
 const SALT_V2 = 900;
@@ -75,11 +88,16 @@ export function parseReality(input: unknown, base: Reality): Reality {
   if (!input || typeof input !== "object") throw new Error("reality must be a JSON object");
   const r = input as Record<string, unknown>;
   const out = { ...base };
-  for (const key of ["v2Share", "junkRate", "rtdsEarlyShare"] as const) {
+  for (const key of ["v2Share", "junkRate", "rtdsEarlyShare", "activeMarketShare"] as const) {
     if (r[key] === undefined) continue;
     const v = r[key];
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new Error(`${key} must be a number in [0, 1]`);
     out[key] = v;
+  }
+  if (r.activeFramesPerS !== undefined) {
+    const v = r.activeFramesPerS;
+    if (typeof v !== "number" || !(v >= 0 && v <= 1000)) throw new Error("activeFramesPerS must be a number in [0, 1000]");
+    out.activeFramesPerS = v;
   }
   for (const key of [
     "gammaClosedDefault",

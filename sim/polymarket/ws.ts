@@ -20,6 +20,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { tradeV1 } from "./data-api";
 import { compareTrades, type Trade, tradeKey } from "./flow";
 import type { SimContext, SimResponse } from "./http-types";
+import { OrderFlow } from "./order-flow";
 import { decimalString, round } from "./prices";
 import { gauss, rand } from "./random";
 
@@ -47,6 +48,8 @@ interface Client {
   socket: WebSocket;
   channel: "market" | "rtds";
   assets: Set<string>;
+  /** Bumped on every change of `assets` (order-flow.ts rebuilds the client's active tokens). */
+  assetsVersion: number;
   /** Market channel: asked for custom features (`best_bid_ask`, `new_market`, `market_resolved`). */
   custom: boolean;
   /** RTDS subscriptions: activity types and optional filters. */
@@ -254,6 +257,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     lifecycle_emitted: 0,
     tick_size_changes_emitted: 0,
     price_changes_emitted: 0,
+    /** `price_change` frames of the active order flow (reality `activeMarketShare`; order-flow.ts). */
+    order_flow_frames_emitted: 0,
     messages_sent: 0,
     messages_dropped: 0,
     messages_stalled: 0,
@@ -296,6 +301,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     return minuteCache.trades;
   };
 
+  /** reality `slowConsumerClose`, read once a tick (deliver runs for every frame of the order flow). */
+  let slowConsumerClose = context().reality.slowConsumerClose;
   const deliver = (client: Client, text: string) => {
     if (client.socket.readyState !== WebSocket.OPEN) return;
     if (faults.stall) {
@@ -312,7 +319,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       counters.messages_dropped++;
       return;
     }
-    if (client.channel === "market" && context().reality.slowConsumerClose && client.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
+    if (client.channel === "market" && slowConsumerClose && client.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
       counters.slow_consumer_closes++;
       client.socket.close(1013, "slow consumer: send buffer full");
       return;
@@ -553,10 +560,31 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     }
   };
 
+  // The measured order flow (reality `activeMarketShare`): frames due since the last tick, by the wall clock (a load).
+  const orderFlow = new OrderFlow(context().world);
+  let lastFlowMs = performance.now();
+  const emitOrderFlow = (ctx: SimContext) => {
+    const wallMs = performance.now();
+    const dtMs = Math.min(1000, wallMs - lastFlowMs);
+    lastFlowMs = wallMs;
+    const { activeMarketShare: share, activeFramesPerS: hz } = ctx.reality;
+    if (share <= 0 || hz <= 0) return;
+    const top = (asset: string) => {
+      const quote = quotes.get(asset);
+      if (!quote) return null;
+      const [bid, ask] = quote.split("|").map(Number);
+      return { bid, ask, tick: ticks.get(asset) ?? 0.01 };
+    };
+    const before = orderFlow.frames;
+    for (const c of clients) if (c.channel === "market") orderFlow.emit(c, share, hz, dtMs, ctx.nowMs, top, (text) => deliver(c, text));
+    counters.order_flow_frames_emitted += orderFlow.frames - before;
+  };
+
   let lastTickMs = context().nowMs;
   const tick = () => {
     const ctx = context();
     const nowMs = ctx.nowMs;
+    slowConsumerClose = ctx.reality.slowConsumerClose;
     const nowSec = Math.floor(nowMs / 1000);
     // Nothing is emitted while nobody listens (and the world's tape costs nothing to skip).
     if (clients.size === 0) {
@@ -574,6 +602,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       lastSecond = nowSec;
       emitPriceChanges(ctx, ctx.nowMs);
     }
+    emitOrderFlow(ctx);
   };
   const timer = setInterval(tick, options.tickMs ?? 100);
   timer.unref?.();
@@ -631,6 +660,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     }
     if (client.channel === "market") {
       const assets = Array.isArray(message.assets_ids) ? message.assets_ids.filter((a): a is string => typeof a === "string") : [];
+      client.assetsVersion++;
       if (message.operation === "unsubscribe") {
         for (const a of assets) client.assets.delete(a);
         return;
@@ -674,7 +704,15 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   };
 
   wss.on("connection", (socket: WebSocket, channel: "market" | "rtds") => {
-    const client: Client = { socket, channel, assets: new Set(), custom: false, activity: [], connectionId: `sim${nextConnection++}` };
+    const client: Client = {
+      socket,
+      channel,
+      assets: new Set(),
+      assetsVersion: 0,
+      custom: false,
+      activity: [],
+      connectionId: `sim${nextConnection++}`,
+    };
     clients.add(client);
     counters.connections++;
     socket.on("message", (data) => onMessage(client, (data as Buffer).toString()));
