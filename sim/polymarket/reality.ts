@@ -17,6 +17,7 @@
 // - restLag: the Data API's trade lists are rebuilt every 4 s, 2–7 s behind the block: a fill shows 3–10 s after it.
 // - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
 //   `x-cache`), activity for 15 s.
+// - rtdsSilentWithoutPingS: an RTDS connection that has not pinged for this long (≈ 360 s) gets no data any more.
 // - activeMarketShare / activeFramesPerS: this share of markets is active, each subscribed token of one sending
 //   `price_change` at the note's ≈ 48 frames/s (order-flow.ts). A load as much as a behaviour (the share is ours), so
 //   0 — off — even in REAL_UPSTREAM: the bench turns it on (bench/live-feed.ts), as does `--active-share` on the CLI.
@@ -42,6 +43,8 @@ export interface Reality {
   activeMarketShare: number;
   /** `price_change` frames a second per subscribed token of an active market (research note §6.1: ≈ 48). */
   activeFramesPerS: number;
+  /** An RTDS connection that has not pinged for this many seconds gets no data (research note §6.2: ≈ 360); 0 = never. */
+  rtdsSilentWithoutPingS: number;
 }
 
 /** What the real upstream does today, all switches on (the CLI, demo and bench default). */
@@ -61,6 +64,8 @@ export const REAL_UPSTREAM: Reality = {
   // Off: a load the caller sizes (the share of active markets has no source), see order-flow.ts.
   activeMarketShare: 0,
   activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
+  // "Send PING every 5 s or RTDS falls silent after about 6 minutes" (research note §6.2).
+  rtdsSilentWithoutPingS: 360,
 };
 /** Programmatic default: the plain world, switches off (tests turn on what they exercise). */
 export const PLAIN_UPSTREAM: Reality = {
@@ -77,6 +82,7 @@ export const PLAIN_UPSTREAM: Reality = {
   slowConsumerClose: false,
   activeMarketShare: 0,
   activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
+  rtdsSilentWithoutPingS: 0,
 };
 
 const SALT_V2 = 900;
@@ -93,6 +99,11 @@ export function parseReality(input: unknown, base: Reality): Reality {
     const v = r[key];
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new Error(`${key} must be a number in [0, 1]`);
     out[key] = v;
+  }
+  if (r.rtdsSilentWithoutPingS !== undefined) {
+    const v = r.rtdsSilentWithoutPingS;
+    if (typeof v !== "number" || !(v >= 0)) throw new Error("rtdsSilentWithoutPingS must be a number of seconds >= 0");
+    out.rtdsSilentWithoutPingS = v;
   }
   if (r.activeFramesPerS !== undefined) {
     const v = r.activeFramesPerS;

@@ -42,6 +42,13 @@ export interface WsFaults {
    * none. The worker must count such messages as failures and report the feed unhealthy (docs/stream.md).
    */
   rename_rtds_field: { from: string; to: string } | null;
+  /**
+   * Every RTDS connection falls silent this many seconds after it opened (no data; the socket stays open and pings
+   * are still answered) until the client connects again; null = never. The research note (§6.2) saw RTDS go silent
+   * after about 6 minutes without pings (reality `rtdsSilentWithoutPingS`); users report the same silence with pings
+   * working (real-time-data-client#35), which this fault plays whatever the client sends.
+   */
+  rtds_silent_after_s: number | null;
 }
 
 interface Client {
@@ -55,6 +62,9 @@ interface Client {
   /** RTDS subscriptions: activity types and optional filters. */
   activity: { type: string; eventSlug?: string; marketSlug?: string }[];
   connectionId: string;
+  /** Wall-clock ms of the connection and of its last ping (RTDS silence: reality `rtdsSilentWithoutPingS`, faults). */
+  openedAtMs: number;
+  lastPingMs: number;
 }
 
 export interface EmittedTrade {
@@ -249,6 +259,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     refuse_until: 0,
     drop_channel: null,
     rename_rtds_field: null,
+    rtds_silent_after_s: null,
   };
   const counters = {
     trades_emitted: 0,
@@ -262,6 +273,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     messages_sent: 0,
     messages_dropped: 0,
     messages_stalled: 0,
+    /** RTDS data messages not sent to a connection that had fallen silent (reality `rtdsSilentWithoutPingS`, faults). */
+    messages_silenced: 0,
     connections: 0,
     disconnects: 0,
   };
@@ -303,10 +316,21 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
 
   /** reality `slowConsumerClose`, read once a tick (deliver runs for every frame of the order flow). */
   let slowConsumerClose = context().reality.slowConsumerClose;
+  let silentWithoutPingS = context().reality.rtdsSilentWithoutPingS;
+  /** An RTDS connection that sends no data any more (the socket stays open, pings are answered). */
+  const rtdsSilent = (client: Client) => {
+    const now = Date.now();
+    if (faults.rtds_silent_after_s !== null && now - client.openedAtMs >= faults.rtds_silent_after_s * 1000) return true;
+    return silentWithoutPingS > 0 && now - client.lastPingMs >= silentWithoutPingS * 1000;
+  };
   const deliver = (client: Client, text: string) => {
     if (client.socket.readyState !== WebSocket.OPEN) return;
     if (faults.stall) {
       counters.messages_stalled++;
+      return;
+    }
+    if (client.channel === "rtds" && rtdsSilent(client)) {
+      counters.messages_silenced++;
       return;
     }
     const droppable = faults.drop_channel === null || faults.drop_channel === client.channel;
@@ -585,6 +609,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     const ctx = context();
     const nowMs = ctx.nowMs;
     slowConsumerClose = ctx.reality.slowConsumerClose;
+    silentWithoutPingS = ctx.reality.rtdsSilentWithoutPingS;
     const nowSec = Math.floor(nowMs / 1000);
     // Nothing is emitted while nobody listens (and the world's tape costs nothing to skip).
     if (clients.size === 0) {
@@ -644,6 +669,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   const onMessage = (client: Client, raw: string) => {
     const text = raw.trim();
     if (/^ping$/i.test(text)) {
+      client.lastPingMs = Date.now();
       if (faults.stall && faults.stall_pings) return;
       // The market channel answers PING with PONG (docs: realtime-data, "API"); RTDS with an empty text frame (research
       // note §6.2: `""`; the RTDS client skips empty frames).
@@ -712,6 +738,8 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       custom: false,
       activity: [],
       connectionId: `sim${nextConnection++}`,
+      openedAtMs: Date.now(),
+      lastPingMs: Date.now(),
     };
     clients.add(client);
     counters.connections++;
@@ -768,6 +796,9 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
           const r = f.rename_rtds_field as { from?: unknown; to?: unknown } | null;
           faults.rename_rtds_field = r && typeof r.from === "string" && typeof r.to === "string" ? { from: r.from, to: r.to } : null;
         }
+        if (f.rtds_silent_after_s !== undefined)
+          faults.rtds_silent_after_s =
+            typeof f.rtds_silent_after_s === "number" && f.rtds_silent_after_s >= 0 ? f.rtds_silent_after_s : null;
         if (f.disconnect) disconnectAll();
         return { status: 200, body: { ok: true, faults } };
       }
@@ -780,6 +811,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
           refuse_until: 0,
           drop_channel: null,
           rename_rtds_field: null,
+          rtds_silent_after_s: null,
         });
         return { status: 200, body: { ok: true, faults } };
       }
