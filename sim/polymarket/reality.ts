@@ -15,8 +15,11 @@
 // - rtdsEarlyShare: this share of RTDS payloads is stamped one second before the block time the Data API shows.
 // - checksumWallets: RTDS sends `proxyWallet` in EIP-55 mixed case (the Data API in lower case).
 // - restLag: the Data API's trade lists are rebuilt every 4 s, 2–7 s behind the block: a fill shows 3–10 s after it.
+//   The user form (`?user=`, and a user's `/activity`) lags the block by 3 s.
 // - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
 //   `x-cache`), activity for 15 s.
+// - makerCrossOutcome: the Data API's `taker_only=false` maker rows are like RTDS's: 78 % on the other outcome with the
+//   taker's side at the complementary price (a taker BUY Yes 0.64 filled by a maker BUY No 0.36).
 // - rtdsSilentWithoutPingS: an RTDS connection that has not pinged for this long (≈ 360 s) gets no data any more.
 // - activeMarketShare / activeFramesPerS: this share of markets is active, each subscribed token of one sending
 //   `price_change` at the note's ≈ 48 frames/s (order-flow.ts). A load as much as a behaviour (the share is ours), so
@@ -43,6 +46,8 @@ export interface Reality {
   activeMarketShare: number;
   /** `price_change` frames a second per subscribed token of an active market (research note §6.1: ≈ 48). */
   activeFramesPerS: number;
+  /** The Data API's `taker_only=false` maker rows: 78 % on the other outcome, same side, complementary price. */
+  makerCrossOutcome: boolean;
   /** An RTDS connection that has not pinged for this many seconds gets no data (research note §6.2: ≈ 360); 0 = never. */
   rtdsSilentWithoutPingS: number;
 }
@@ -64,6 +69,7 @@ export const REAL_UPSTREAM: Reality = {
   // Off: a load the caller sizes (the share of active markets has no source), see order-flow.ts.
   activeMarketShare: 0,
   activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
+  makerCrossOutcome: true,
   // "Send PING every 5 s or RTDS falls silent after about 6 minutes" (research note §6.2).
   rtdsSilentWithoutPingS: 360,
 };
@@ -82,6 +88,7 @@ export const PLAIN_UPSTREAM: Reality = {
   slowConsumerClose: false,
   activeMarketShare: 0,
   activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
+  makerCrossOutcome: false,
   rtdsSilentWithoutPingS: 0,
 };
 
@@ -119,6 +126,7 @@ export function parseReality(input: unknown, base: Reality): Reality {
     "restLag",
     "cdnCache",
     "slowConsumerClose",
+    "makerCrossOutcome",
   ] as const) {
     if (r[key] === undefined) continue;
     if (typeof r[key] !== "boolean") throw new Error(`${key} must be a boolean`);
