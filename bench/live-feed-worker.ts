@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { env } from "@/lib/env";
 import { registerPassListeners } from "@/lib/server/jobs";
 import { startWorker, type WorkerStats } from "@/lib/stream/ingest/worker";
 
@@ -28,7 +29,7 @@ function totals(stats: WorkerStats) {
 
 function main(): void {
   registerPassListeners();
-  const worker = startWorker({ samplerIntervalS: Number(process.env.SAMPLER_INTERVAL_S ?? 3600) });
+  const worker = startWorker({ samplerIntervalS: env.SAMPLER_INTERVAL_S > 0 ? env.SAMPLER_INTERVAL_S : 3600 });
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   let mark = { at: performance.now(), cpu: process.cpuUsage(), totals: totals(worker.stats()) };
