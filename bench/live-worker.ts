@@ -27,7 +27,7 @@ const WARMUP_S = 5;
 const SETTLE_MS = 8_000;
 const CPU_PROF_DIR = process.env.BENCH_LIVE_CPU_PROF ? path.resolve(process.env.BENCH_LIVE_CPU_PROF) : null;
 
-export interface LiveWorkerContext {
+interface LiveWorkerContext {
   simUrl: string;
   scratch: string;
   jwtSecret: string;

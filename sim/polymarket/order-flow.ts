@@ -28,13 +28,13 @@ export function isActiveMarket(world: World, marketIndex: number, share: number)
   return share > 0 && rand(world.seed, SALT_ACTIVE, marketIndex) < share;
 }
 
-export interface FlowClient {
+interface FlowClient {
   assets: Set<string>;
   /** Bumped on every subscribe and unsubscribe: the client's active list is rebuilt. */
   assetsVersion: number;
 }
 
-export interface Top {
+interface Top {
   bid: number;
   ask: number;
   tick: number;
