@@ -1,16 +1,22 @@
 // The ingest worker's market feed at scale (docs/stream.md, "Which markets the worker subscribes"; `npx tsx
-// bench/live-feed.ts`). Two parts, printed as figures:
-// 1. Subscriptions at ≥ 20k markets: two bench-scale simulator worlds (seeds 1 and 2, ≈ 21k markets), each open
-//    market's 24 h volume as the simulator's Gamma reports it, run through the worker's subscription rule
-//    (lib/stream/ingest/subscriptions.ts, default env) with sockets that only record: tokens and sockets subscribed,
-//    against subscribing every open market's tokens.
-// 2. The worker's market-frame path (JSON.parse, parseMarketWsFrame, drift counting, the displayed-price fold), fed
-//    `price_change` frames shaped like the simulator's at a target rate (BENCH_LIVE_FRAMES_PER_S, default 48 frames/s
-//    per active token × BENCH_LIVE_ACTIVE_TOKENS, default 200) for BENCH_LIVE_SECONDS (default 10): frames/s
-//    sustained, event-loop delay p99, CPU and RSS. Not measured here: websocket framing and the database writes.
+// bench/live-feed.ts`, and the "live feed" section of `npm run bench`). Parts, chosen with BENCH_LIVE_PARTS
+// (comma-separated; default `worker`):
+// - `worker` (bench/live-worker.ts): the whole ingest worker (`npm run worker`'s startWorker, in its own process, on
+//   PostgreSQL) against the simulator at ≥ 20k open markets with the measured order flow on (reality
+//   `activeMarketShare`: ≈ 48 `price_change`/s per token of an active market), every open market's tokens subscribed.
+//   Frames/s sent and received, the worker's CPU, RSS and event-loop delay, trade ingest lag (emit → stored), price
+//   ticks (emit → stored), 1013 closes, reconnects.
+// - `subs`: subscriptions at ≥ 20k markets: two bench-scale simulator worlds (seeds 1 and 2, ≈ 21k markets), each open
+//   market's 24 h volume as the simulator's Gamma reports it, run through the worker's subscription rule
+//   (lib/stream/ingest/subscriptions.ts, default env) with sockets that only record: tokens and sockets subscribed,
+//   against subscribing every open market's tokens.
+// - `frames`: the worker's market-frame path alone (JSON.parse, parseMarketWsFrame, drift counting, the displayed-price
+//   fold), fed `price_change` frames at a target rate (BENCH_LIVE_FRAMES_PER_TOKEN_S, default 48 frames/s per active
+//   token × BENCH_LIVE_ACTIVE_TOKENS, default 200) for BENCH_LIVE_SECONDS (default 10). No websocket, no database.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { FeedDrift } from "@/lib/stream/ingest/drift";
 import { OutcomePriceBatcher } from "@/lib/stream/ingest/prices";
+import { quickPriceChange } from "@/lib/stream/ingest/quick-frames";
 import type { ResilientSocket } from "@/lib/stream/ingest/socket";
 import { MarketSubscriptions, ruleFromEnv } from "@/lib/stream/ingest/subscriptions";
 import { clob } from "@/lib/upstream";
@@ -65,7 +71,8 @@ function subscriptionsAt20k() {
   };
 }
 
-async function framePath() {
+/** `schema`: every frame through parseMarketWsFrame (the worker before its quick read); `quick`: the worker's path now. */
+async function framePath(mode: "schema" | "quick") {
   const tokens = Array.from({ length: ACTIVE_TOKENS }, (_, i) => `${10n ** 75n + BigInt(i) * 7919n}`);
   const market = `0x${"ab".repeat(32)}`;
   const drift = new FeedDrift();
@@ -101,7 +108,14 @@ async function framePath() {
           timestamp: String(Date.now()),
           event_type: "price_change",
         });
-        const frame = clob.parseMarketWsFrame(JSON.parse(text));
+        const message: unknown = JSON.parse(text);
+        const quick = mode === "quick" ? quickPriceChange(message) : null;
+        if (quick) {
+          drift.parsed("market", "price_change");
+          prices.addTops(quick);
+          continue;
+        }
+        const frame = clob.parseMarketWsFrame(message);
         for (const m of frame.messages) {
           drift.parsed("market", m.type);
           prices.add(m);
@@ -129,16 +143,21 @@ async function framePath() {
 }
 
 async function main() {
-  // BENCH_LIVE_FRAMES_ONLY=1 skips part 1 (its two worlds' garbage would otherwise land in part 2's loop delay).
-  if (process.env.BENCH_LIVE_FRAMES_ONLY !== "1") {
-    const subs = subscriptionsAt20k();
-    console.log("subscriptions at >= 20k markets:", JSON.stringify(subs, null, 2));
+  const parts = new Set((process.env.BENCH_LIVE_PARTS ?? "worker").split(",").filter(Boolean));
+  if (parts.has("worker")) await (await import("./live-worker")).runStandalone();
+  // Each in-process part after the worker's (their worlds' garbage would otherwise land in the frame path's loop delay).
+  if (parts.has("subs")) console.log("subscriptions at >= 20k markets:", JSON.stringify(subscriptionsAt20k(), null, 2));
+  if (parts.has("frames")) {
+    // The two paths in turns, twice, so that a change in the machine's load falls on both.
+    for (const mode of ["schema", "quick", "schema", "quick"] as const) {
+      const path = await framePath(mode);
+      console.log(
+        `market-frame path (${mode}), ${SECONDS} s (machine shared with other work: upper bounds on cost):`,
+        JSON.stringify(path),
+      );
+    }
   }
-  const path = await framePath();
-  console.log(
-    `market-frame path, ${SECONDS} s (machine shared with other work: figures are upper bounds on cost):`,
-    JSON.stringify(path, null, 2),
-  );
+  process.exit(0);
 }
 
-void main();
+if (process.argv[1]?.endsWith("live-feed.ts")) void main();

@@ -6,8 +6,9 @@
 // (seconds of mixed-load soak reporting the server's RSS; default 0 = none), BENCH_MOVERS_PASSES (default 8),
 // BENCH_SCALE (the simulator's world: "real" ≥ 25,000 open markets, the default; "bench" ≥ 10,000 and "demo" for
 // quicker runs while developing), BENCH_CHURN_PER_DAY (short-lived markets stored per day over 31 days, default 3000;
-// 0 = none), BENCH_BURST_FILLS (default 30000) and BENCH_SKIP (comma-separated sections to leave out while developing:
-// gateway, fanin, floor, stream, ratelimit, oracle, churn, burst, reads). Method and figures: bench/README.md.
+// 0 = none), BENCH_BURST_FILLS (default 30000), BENCH_LIVE_* (the live-feed section: bench/live-worker.ts) and
+// BENCH_SKIP (comma-separated sections to leave out while developing: gateway, fanin, floor, stream, livefeed,
+// ratelimit, oracle, churn, burst, reads). Method and figures: bench/README.md.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import os from "node:os";
@@ -406,6 +407,22 @@ async function main() {
         progress,
         addRow: (figure, value, database) => rows.push({ section: "stream", figure, value, database }),
         figures,
+      });
+
+    // ---- live feed: the whole ingest worker at real frame rates (bench/live-worker.ts) ------------------------------
+    // On the run's database, which already lists the simulator's markets: the worker's own first pass is a short one.
+    if (!SKIP.has("livefeed"))
+      await (
+        await import("./live-worker")
+      ).liveWorkerBench({
+        simUrl: sim.url,
+        scratch,
+        jwtSecret: JWT_SECRET,
+        cronSecret: CRON_SECRET,
+        progress,
+        addRow: (figure, value) => rows.push({ section: "live feed", figure, value, database: "PostgreSQL" }),
+        figures,
+        database: db.kind === "postgresql" ? { connectionString: db.connectionString() } : undefined,
       });
   } finally {
     // ---- rate limiter (no server needed; each store in its own process) ----------------------------------------

@@ -124,6 +124,12 @@ export class TradeFlow {
   private readonly anchorSec: number;
   private readonly bursts: Burst[] = [];
   private readonly burstByMinute = new Map<number, Trade[]>();
+  /**
+   * Share of the Data API's maker rows (`taker_only=false`) on the other outcome with the taker's side at the
+   * complementary price, the rest on the taker's outcome, opposite side (reality `makerCrossOutcome`: 0.78, research
+   * note §3.4; SOURCES.md, "Live feeds"). Set by the simulator from its reality; 0 = every maker the plain way.
+   */
+  makerCrossShare = 0;
 
   constructor(
     private readonly world: World,
@@ -337,14 +343,17 @@ export class TradeFlow {
           const makerPosition = this.pickRetail(m, rand(seed, SALT_TRADE + 12 + i, m, minute, k));
           if (makerPosition >= 0 && this.world.posWallet[makerPosition] !== wallet) {
             const { levels: _levels, ...taker } = trade;
+            // A taker BUY Yes 0.64 is mostly filled by a maker BUY No 0.36 (the exchange mints the pair).
+            const crossing = rand(seed, SALT_TRADE + 14 + i, m, minute, k) < this.makerCrossShare;
             out.push({
               ...taker,
               maker: true,
               fill: i,
               wallet: this.world.posWallet[makerPosition],
               position: makerPosition,
-              side: side === "BUY" ? "SELL" : "BUY",
-              price: fills[i].price,
+              outcome: crossing ? 1 - outcome : outcome,
+              side: crossing ? side : side === "BUY" ? "SELL" : "BUY",
+              price: crossing ? round(1 - fills[i].price, 6) : fills[i].price,
               size: fills[i].size,
             });
           }

@@ -220,10 +220,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     options.anchorMs ?? startOfUtcDay(clock()),
     reality.v2Share,
   );
+  // The share is the research note's 1,162 of 1,491 maker rows (§3.4), rounded as the issue gives it (78 %).
+  const MAKER_CROSS_SHARE = 0.78;
+  flow.makerCrossShare = reality.makerCrossOutcome ? MAKER_CROSS_SHARE : 0;
   const setReality = (input: unknown): Reality => {
     const next = parseReality(input, reality);
     if (next.v2Share !== reality.v2Share) throw new Error("v2Share is fixed when the world is built (startSimulator option)");
     reality = next;
+    flow.makerCrossShare = reality.makerCrossOutcome ? MAKER_CROSS_SHARE : 0;
     return reality;
   };
   const faults = new FaultRegistry();

@@ -1,4 +1,5 @@
 // CLI: npx tsx sim/polymarket/main.ts [--port 4100] [--seed 1] [--scale demo|bench|real] [--host 127.0.0.1] [--reality on|off]
+//   [--active-share 0..1] (the share of markets sending the measured order flow, reality `activeMarketShare`: 0, off)
 // Prints the three upstream URLs as POLYMARKET_*_URL=... lines (stdout) and serves until SIGINT/SIGTERM.
 import { PLAIN_UPSTREAM, REAL_UPSTREAM, startSimulator } from "./index";
 
@@ -24,7 +25,9 @@ async function main(): Promise<void> {
 
   const realityArg = args.reality ?? "on";
   if (realityArg !== "on" && realityArg !== "off") throw new Error(`--reality must be on or off, got ${realityArg}`);
-  const reality = realityArg === "on" ? REAL_UPSTREAM : PLAIN_UPSTREAM;
+  const activeShare = args["active-share"] !== undefined ? Number(args["active-share"]) : 0;
+  if (!(activeShare >= 0 && activeShare <= 1)) throw new Error(`--active-share must be 0..1, got ${args["active-share"]}`);
+  const reality = { ...(realityArg === "on" ? REAL_UPSTREAM : PLAIN_UPSTREAM), activeMarketShare: activeShare };
   const sim = await startSimulator({ port, seed, scale, host: args.host ?? "127.0.0.1", reality });
   const summary = sim.summary();
   process.stdout.write(

@@ -15,8 +15,16 @@
 // - rtdsEarlyShare: this share of RTDS payloads is stamped one second before the block time the Data API shows.
 // - checksumWallets: RTDS sends `proxyWallet` in EIP-55 mixed case (the Data API in lower case).
 // - restLag: the Data API's trade lists are rebuilt every 4 s, 2–7 s behind the block: a fill shows 3–10 s after it.
+//   The user form (`?user=`, and a user's `/activity`) lags the block by 3 s.
 // - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
 //   `x-cache`), activity for 15 s.
+// - makerCrossOutcome: the Data API's `taker_only=false` maker rows are like RTDS's: 78 % on the other outcome with the
+//   taker's side at the complementary price (a taker BUY Yes 0.64 filled by a maker BUY No 0.36).
+// - rtdsSilentWithoutPingS: an RTDS connection that has not pinged for this long (≈ 360 s) gets no data any more.
+// - activeMarketShare / activeFramesPerS: this share of markets is active, each subscribed token of one sending
+//   `price_change` at the note's ≈ 48 frames/s (order-flow.ts). A load as much as a behaviour (the share is ours), so
+//   0 — off — even in REAL_UPSTREAM: the bench turns it on (bench/live-feed.ts), as does `--active-share` on the CLI.
+import { ACTIVE_PRICE_CHANGE_HZ } from "./order-flow";
 import { rand } from "./random";
 import type { SimMarket, World } from "./world";
 
@@ -34,6 +42,14 @@ export interface Reality {
   cdnCache: boolean;
   /** The market channel closes a socket whose send buffer passes SLOW_CONSUMER_BYTES with 1013 (ws.ts). */
   slowConsumerClose: boolean;
+  /** Share of markets whose tokens send the measured order flow (order-flow.ts); 0 = one change a second, on moves. */
+  activeMarketShare: number;
+  /** `price_change` frames a second per subscribed token of an active market (research note §6.1: ≈ 48). */
+  activeFramesPerS: number;
+  /** The Data API's `taker_only=false` maker rows: 78 % on the other outcome, same side, complementary price. */
+  makerCrossOutcome: boolean;
+  /** An RTDS connection that has not pinged for this many seconds gets no data (research note §6.2: ≈ 360); 0 = never. */
+  rtdsSilentWithoutPingS: number;
 }
 
 /** What the real upstream does today, all switches on (the CLI, demo and bench default). */
@@ -50,6 +66,12 @@ export const REAL_UPSTREAM: Reality = {
   restLag: true,
   cdnCache: true,
   slowConsumerClose: true,
+  // Off: a load the caller sizes (the share of active markets has no source), see order-flow.ts.
+  activeMarketShare: 0,
+  activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
+  makerCrossOutcome: true,
+  // "Send PING every 5 s or RTDS falls silent after about 6 minutes" (research note §6.2).
+  rtdsSilentWithoutPingS: 360,
 };
 /** Programmatic default: the plain world, switches off (tests turn on what they exercise). */
 export const PLAIN_UPSTREAM: Reality = {
@@ -64,6 +86,10 @@ export const PLAIN_UPSTREAM: Reality = {
   restLag: false,
   cdnCache: false,
   slowConsumerClose: false,
+  activeMarketShare: 0,
+  activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
+  makerCrossOutcome: false,
+  rtdsSilentWithoutPingS: 0,
 };
 
 const SALT_V2 = 900;
@@ -75,11 +101,21 @@ export function parseReality(input: unknown, base: Reality): Reality {
   if (!input || typeof input !== "object") throw new Error("reality must be a JSON object");
   const r = input as Record<string, unknown>;
   const out = { ...base };
-  for (const key of ["v2Share", "junkRate", "rtdsEarlyShare"] as const) {
+  for (const key of ["v2Share", "junkRate", "rtdsEarlyShare", "activeMarketShare"] as const) {
     if (r[key] === undefined) continue;
     const v = r[key];
     if (typeof v !== "number" || !(v >= 0 && v <= 1)) throw new Error(`${key} must be a number in [0, 1]`);
     out[key] = v;
+  }
+  if (r.rtdsSilentWithoutPingS !== undefined) {
+    const v = r.rtdsSilentWithoutPingS;
+    if (typeof v !== "number" || !(v >= 0)) throw new Error("rtdsSilentWithoutPingS must be a number of seconds >= 0");
+    out.rtdsSilentWithoutPingS = v;
+  }
+  if (r.activeFramesPerS !== undefined) {
+    const v = r.activeFramesPerS;
+    if (typeof v !== "number" || !(v >= 0 && v <= 1000)) throw new Error("activeFramesPerS must be a number in [0, 1000]");
+    out.activeFramesPerS = v;
   }
   for (const key of [
     "gammaClosedDefault",
@@ -90,6 +126,7 @@ export function parseReality(input: unknown, base: Reality): Reality {
     "restLag",
     "cdnCache",
     "slowConsumerClose",
+    "makerCrossOutcome",
   ] as const) {
     if (r[key] === undefined) continue;
     if (typeof r[key] !== "boolean") throw new Error(`${key} must be a boolean`);

@@ -5,6 +5,7 @@
 // be checked against a known truth: `truthPnl` = cash received − cash paid + open shares × current price.
 // Sources of every shape, cap and error: SOURCES.md ("Wallets").
 import { historyPriceAt } from "./clob";
+import { restUserVisibleUntil } from "./data-api";
 import { firstParam, isoDate, json, listParam, type SimContext, type SimRequest, type SimResponse } from "./http-types";
 import type { PriceModel } from "./prices";
 import { hexWords, rand } from "./random";
@@ -502,7 +503,7 @@ function activity(ctx: SimContext, wallets: SimWallets, q: URLSearchParams): Sim
   const now = Math.floor(ctx.nowMs / 1000);
   // start: omitted or 0 → the default window (about 3 years); end: omitted → now.
   const start = intParam(q, "start", 0, Number.MAX_SAFE_INTEGER, false);
-  const end = intParam(q, "end", now, Number.MAX_SAFE_INTEGER, false);
+  const end = Math.min(intParam(q, "end", now, Number.MAX_SAFE_INTEGER, false), restUserVisibleUntil(ctx));
   const from = start === 0 ? now - 3 * 365 * DAY_S : start;
   const sortBy = (q.get("sortBy") ?? "TIMESTAMP").toUpperCase();
   if (!["TIMESTAMP", "TOKENS", "CASH"].includes(sortBy)) throw new BadRequest(`invalid sortBy: ${sortBy}`);
@@ -627,9 +628,9 @@ function userTrades(ctx: SimContext, wallet: LedgerWallet, q: URLSearchParams, w
     throw new BadRequest(`invalid takerOnly: ${takerOnlyRaw}`);
   const takerOnly = takerOnlyRaw !== "false";
   const side = q.get("side");
-  const now = Math.floor(ctx.nowMs / 1000);
+  // The user form lags the block like every user read (reality `restLag`; data-api.ts restUserVisibleUntil).
   const rows = wallets
-    .visible(wallet, now)
+    .visible(wallet, restUserVisibleUntil(ctx))
     .filter((e) => e.type === "TRADE" && (!takerOnly || !e.maker) && (side ? e.side === side : true))
     .slice(offset, offset + limit)
     .map((e) => {

@@ -20,6 +20,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { tradeV1 } from "./data-api";
 import { compareTrades, type Trade, tradeKey } from "./flow";
 import type { SimContext, SimResponse } from "./http-types";
+import { OrderFlow } from "./order-flow";
 import { decimalString, round } from "./prices";
 import { gauss, rand } from "./random";
 
@@ -41,17 +42,29 @@ export interface WsFaults {
    * none. The worker must count such messages as failures and report the feed unhealthy (docs/stream.md).
    */
   rename_rtds_field: { from: string; to: string } | null;
+  /**
+   * Every RTDS connection falls silent this many seconds after it opened (no data; the socket stays open and pings
+   * are still answered) until the client connects again; null = never. The research note (§6.2) saw RTDS go silent
+   * after about 6 minutes without pings (reality `rtdsSilentWithoutPingS`); users report the same silence with pings
+   * working (real-time-data-client#35), which this fault plays whatever the client sends.
+   */
+  rtds_silent_after_s: number | null;
 }
 
 interface Client {
   socket: WebSocket;
   channel: "market" | "rtds";
   assets: Set<string>;
+  /** Bumped on every change of `assets` (order-flow.ts rebuilds the client's active tokens). */
+  assetsVersion: number;
   /** Market channel: asked for custom features (`best_bid_ask`, `new_market`, `market_resolved`). */
   custom: boolean;
   /** RTDS subscriptions: activity types and optional filters. */
   activity: { type: string; eventSlug?: string; marketSlug?: string }[];
   connectionId: string;
+  /** Wall-clock ms of the connection and of its last ping (RTDS silence: reality `rtdsSilentWithoutPingS`, faults). */
+  openedAtMs: number;
+  lastPingMs: number;
 }
 
 export interface EmittedTrade {
@@ -246,6 +259,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     refuse_until: 0,
     drop_channel: null,
     rename_rtds_field: null,
+    rtds_silent_after_s: null,
   };
   const counters = {
     trades_emitted: 0,
@@ -254,9 +268,13 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     lifecycle_emitted: 0,
     tick_size_changes_emitted: 0,
     price_changes_emitted: 0,
+    /** `price_change` frames of the active order flow (reality `activeMarketShare`; order-flow.ts). */
+    order_flow_frames_emitted: 0,
     messages_sent: 0,
     messages_dropped: 0,
     messages_stalled: 0,
+    /** RTDS data messages not sent to a connection that had fallen silent (reality `rtdsSilentWithoutPingS`, faults). */
+    messages_silenced: 0,
     connections: 0,
     disconnects: 0,
   };
@@ -296,10 +314,23 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     return minuteCache.trades;
   };
 
+  /** reality `slowConsumerClose`, read once a tick (deliver runs for every frame of the order flow). */
+  let slowConsumerClose = context().reality.slowConsumerClose;
+  let silentWithoutPingS = context().reality.rtdsSilentWithoutPingS;
+  /** An RTDS connection that sends no data any more (the socket stays open, pings are answered). */
+  const rtdsSilent = (client: Client) => {
+    const now = Date.now();
+    if (faults.rtds_silent_after_s !== null && now - client.openedAtMs >= faults.rtds_silent_after_s * 1000) return true;
+    return silentWithoutPingS > 0 && now - client.lastPingMs >= silentWithoutPingS * 1000;
+  };
   const deliver = (client: Client, text: string) => {
     if (client.socket.readyState !== WebSocket.OPEN) return;
     if (faults.stall) {
       counters.messages_stalled++;
+      return;
+    }
+    if (client.channel === "rtds" && rtdsSilent(client)) {
+      counters.messages_silenced++;
       return;
     }
     const droppable = faults.drop_channel === null || faults.drop_channel === client.channel;
@@ -312,7 +343,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       counters.messages_dropped++;
       return;
     }
-    if (client.channel === "market" && context().reality.slowConsumerClose && client.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
+    if (client.channel === "market" && slowConsumerClose && client.socket.bufferedAmount > SLOW_CONSUMER_BYTES) {
       counters.slow_consumer_closes++;
       client.socket.close(1013, "slow consumer: send buffer full");
       return;
@@ -553,10 +584,32 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     }
   };
 
+  // The measured order flow (reality `activeMarketShare`): frames due since the last tick, by the wall clock (a load).
+  const orderFlow = new OrderFlow(context().world);
+  let lastFlowMs = performance.now();
+  const emitOrderFlow = (ctx: SimContext) => {
+    const wallMs = performance.now();
+    const dtMs = Math.min(1000, wallMs - lastFlowMs);
+    lastFlowMs = wallMs;
+    const { activeMarketShare: share, activeFramesPerS: hz } = ctx.reality;
+    if (share <= 0 || hz <= 0) return;
+    const top = (asset: string) => {
+      const quote = quotes.get(asset);
+      if (!quote) return null;
+      const [bid, ask] = quote.split("|").map(Number);
+      return { bid, ask, tick: ticks.get(asset) ?? 0.01 };
+    };
+    const before = orderFlow.frames;
+    for (const c of clients) if (c.channel === "market") orderFlow.emit(c, share, hz, dtMs, ctx.nowMs, top, (text) => deliver(c, text));
+    counters.order_flow_frames_emitted += orderFlow.frames - before;
+  };
+
   let lastTickMs = context().nowMs;
   const tick = () => {
     const ctx = context();
     const nowMs = ctx.nowMs;
+    slowConsumerClose = ctx.reality.slowConsumerClose;
+    silentWithoutPingS = ctx.reality.rtdsSilentWithoutPingS;
     const nowSec = Math.floor(nowMs / 1000);
     // Nothing is emitted while nobody listens (and the world's tape costs nothing to skip).
     if (clients.size === 0) {
@@ -574,6 +627,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       lastSecond = nowSec;
       emitPriceChanges(ctx, ctx.nowMs);
     }
+    emitOrderFlow(ctx);
   };
   const timer = setInterval(tick, options.tickMs ?? 100);
   timer.unref?.();
@@ -615,6 +669,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   const onMessage = (client: Client, raw: string) => {
     const text = raw.trim();
     if (/^ping$/i.test(text)) {
+      client.lastPingMs = Date.now();
       if (faults.stall && faults.stall_pings) return;
       // The market channel answers PING with PONG (docs: realtime-data, "API"); RTDS with an empty text frame (research
       // note §6.2: `""`; the RTDS client skips empty frames).
@@ -631,6 +686,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
     }
     if (client.channel === "market") {
       const assets = Array.isArray(message.assets_ids) ? message.assets_ids.filter((a): a is string => typeof a === "string") : [];
+      client.assetsVersion++;
       if (message.operation === "unsubscribe") {
         for (const a of assets) client.assets.delete(a);
         return;
@@ -674,7 +730,17 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   };
 
   wss.on("connection", (socket: WebSocket, channel: "market" | "rtds") => {
-    const client: Client = { socket, channel, assets: new Set(), custom: false, activity: [], connectionId: `sim${nextConnection++}` };
+    const client: Client = {
+      socket,
+      channel,
+      assets: new Set(),
+      assetsVersion: 0,
+      custom: false,
+      activity: [],
+      connectionId: `sim${nextConnection++}`,
+      openedAtMs: Date.now(),
+      lastPingMs: Date.now(),
+    };
     clients.add(client);
     counters.connections++;
     socket.on("message", (data) => onMessage(client, (data as Buffer).toString()));
@@ -730,6 +796,9 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
           const r = f.rename_rtds_field as { from?: unknown; to?: unknown } | null;
           faults.rename_rtds_field = r && typeof r.from === "string" && typeof r.to === "string" ? { from: r.from, to: r.to } : null;
         }
+        if (f.rtds_silent_after_s !== undefined)
+          faults.rtds_silent_after_s =
+            typeof f.rtds_silent_after_s === "number" && f.rtds_silent_after_s >= 0 ? f.rtds_silent_after_s : null;
         if (f.disconnect) disconnectAll();
         return { status: 200, body: { ok: true, faults } };
       }
@@ -742,6 +811,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
           refuse_until: 0,
           drop_channel: null,
           rename_rtds_field: null,
+          rtds_silent_after_s: null,
         });
         return { status: 200, body: { ok: true, faults } };
       }

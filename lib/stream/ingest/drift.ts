@@ -41,7 +41,7 @@ export interface FeedHealthReport {
 }
 
 export class FeedDrift {
-  private readonly counts = new Map<string, TypeCounts & { lastFailure: string | null }>();
+  private readonly counts = new Map<string, TypeCounts & { lastFailure: string | null; unflushed: TypeCounts }>();
   private readonly logged = new Set<string>();
   /** Per feed, one entry per second: [second, messages, failed]. */
   private readonly windows = new Map<FeedName, [number, number, number][]>();
@@ -70,11 +70,18 @@ export class FeedDrift {
   private bump(feed: FeedName, type: string, what: keyof TypeCounts) {
     const key = `${feed}|${type}`;
     let entry = this.counts.get(key);
-    if (!entry) this.counts.set(key, (entry = { parsed: 0, failed: 0, ignored: 0, lastFailure: null }));
+    if (!entry)
+      this.counts.set(
+        key,
+        (entry = { parsed: 0, failed: 0, ignored: 0, lastFailure: null, unflushed: { parsed: 0, failed: 0, ignored: 0 } }),
+      );
     entry[what]++;
-    metrics().feedMessages.inc({ feed, type, outcome: what });
+    // The metric is counted once a second, not per message: a labelled increment per frame was a visible share of
+    // the worker's time at the market channel's real rates (bench/README.md, "Live market feed").
+    entry.unflushed[what]++;
+    const second = Math.floor(this.now() / 1000);
+    if (second !== this.flushedSecond) this.flushMetrics(second);
     if (what !== "ignored") {
-      const second = Math.floor(this.now() / 1000);
       const window = this.windows.get(feed) ?? [];
       const last = window.at(-1);
       if (last && last[0] === second) {
@@ -88,7 +95,25 @@ export class FeedDrift {
     return entry;
   }
 
+  private flushedSecond = 0;
+
+  /** Adds the counts since the last flush to the process's metrics. */
+  flushMetrics(second = Math.floor(this.now() / 1000)): void {
+    this.flushedSecond = second;
+    for (const [key, entry] of this.counts) {
+      const split = key.indexOf("|");
+      const feed = key.slice(0, split);
+      const type = key.slice(split + 1);
+      for (const outcome of ["parsed", "failed", "ignored"] as const) {
+        if (entry.unflushed[outcome] === 0) continue;
+        metrics().feedMessages.inc({ feed, type, outcome }, entry.unflushed[outcome]);
+        entry.unflushed[outcome] = 0;
+      }
+    }
+  }
+
   report(): FeedHealthReport {
+    this.flushMetrics();
     const from = Math.floor(this.now() / 1000) - DRIFT_WINDOW_MS / 1000;
     const feeds: FeedHealth[] = (["rtds", "market"] as const).map((feed) => {
       const window = (this.windows.get(feed) ?? []).filter(([s]) => s > from);

@@ -13,6 +13,7 @@
 //   `outcomes` appends the tick to the stream log exactly as it does for a sampler pass.
 import type { Db } from "@/lib/db/client";
 import type { NormalizedWsMessage } from "@/lib/upstream/types";
+import type { QuickTop } from "./quick-frames";
 
 /** Above this spread Polymarket displays the last trade instead of the midpoint (docs: prices-orderbook). */
 export const MIDPOINT_MAX_SPREAD = 0.1;
@@ -41,13 +42,7 @@ export class OutcomePriceBatcher {
   /** Feeds one parsed market-channel message (clob.parseMarketWsMessage). */
   add(message: NormalizedWsMessage, nowMs = Date.now()): void {
     if (message.type === "price_change") {
-      // Several changes of one asset in a frame: the last one carries the book as it stands.
-      const latest = new Map<string, { bid: number | null; ask: number | null }>();
-      for (const c of message.changes) latest.set(c.token_id, { bid: c.best_bid, ask: c.best_ask });
-      for (const [tokenId, book] of latest) {
-        this.books.set(tokenId, book);
-        this.queue(tokenId, nowMs);
-      }
+      this.addTops(message.changes, nowMs);
       return;
     }
     if (message.type === "book" || message.type === "best_bid_ask") {
@@ -61,6 +56,24 @@ export class OutcomePriceBatcher {
     this.lastTrades.set(message.token_id, message.price);
     // The last trade is the displayed price only while the book is wider than the midpoint rule allows.
     if (this.books.has(message.token_id)) this.queue(message.token_id, nowMs);
+  }
+
+  /**
+   * The changes of one `price_change` frame (parsed, or read by quickPriceChange). Several changes of one asset in a
+   * frame: the last one carries the book as it stands. Most frames are orders away from the top (≈ 48 a second for an
+   * active token: docs/upstream-live.md) and leave the top as it was: those queue nothing.
+   */
+  addTops(changes: readonly Pick<QuickTop, "token_id" | "best_bid" | "best_ask">[], nowMs = Date.now()): void {
+    for (let i = 0; i < changes.length; i++) {
+      const c = changes[i];
+      let last = true;
+      for (let j = i + 1; j < changes.length; j++) if (changes[j].token_id === c.token_id) last = false;
+      if (!last) continue;
+      const book = this.books.get(c.token_id);
+      if (book && book.bid === c.best_bid && book.ask === c.best_ask) continue;
+      this.books.set(c.token_id, { bid: c.best_bid, ask: c.best_ask });
+      this.queue(c.token_id, nowMs);
+    }
   }
 
   /** Forgets a token (unsubscribed: resolved, closed or out of the subscribed set). */

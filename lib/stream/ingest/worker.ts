@@ -31,6 +31,7 @@ import { OutcomePriceBatcher, writeOutcomePrices } from "./prices";
 import { ResilientSocket } from "./socket";
 import { MarketSubscriptions } from "./subscriptions";
 import { storeNewMarket, storeResolution } from "./lifecycle";
+import { quickPriceChange } from "./quick-frames";
 import { fillFromTape, storeTrades } from "./tape";
 
 const FLUSH_MS = 50;
@@ -247,6 +248,14 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
   });
 
   function onMarket(message: unknown) {
+    // The commonest frame, read without the schema when it plainly fits it (quick-frames.ts).
+    const quick = quickPriceChange(message);
+    if (quick) {
+      drift.parsed("market", "price_change");
+      stats.price_frames++;
+      prices.addTops(quick);
+      return;
+    }
     const frame = clob.parseMarketWsFrame(message);
     for (const f of frame.failures) drift.failed("market", f.type, f.reason, f.sample);
     for (const type of frame.ignored) drift.ignored("market", type);

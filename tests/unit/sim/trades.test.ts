@@ -193,3 +193,39 @@ describe("whales, holders and positions", () => {
     for (const g of rich) for (const h of g.holders as Row[]) expect(h.amount as number).toBeGreaterThanOrEqual(1000);
   });
 });
+
+describe("trade tape maker rows as measured (reality makerCrossOutcome)", () => {
+  const crossing = simulatorForTests({ seed: 21, reality: { makerCrossOutcome: true } });
+
+  it("puts about 78 % of maker rows on the other outcome with the taker's side at the complementary price", () => {
+    // Research note §3.4 (1,162 of 1,491 maker rows; sim/polymarket/SOURCES.md, "Live feeds"): a taker BUY Yes 0.64
+    // is filled by a maker BUY No 0.36; the rest are the taker's outcome, the opposite side, the same price.
+    const sim = crossing();
+    const market = sim.world.marketByCondition.get(sim.summary().samples.busiest_markets[0].condition_id)!;
+    const now = Math.floor(Date.now() / 1000);
+    const rows = sim.flow.query({ markets: [market.index], takerOnly: false, since: now - 6 * 3600, until: now, need: 1_000_000 });
+    const key = (t: (typeof rows)[number]) => `${t.kind}.${t.a}.${t.b}.${t.c}`;
+    const takers = new Map(rows.filter((t) => !t.maker).map((t) => [key(t), t]));
+    let crossed = 0;
+    let plain = 0;
+    for (const m of rows.filter((t) => t.maker)) {
+      const taker = takers.get(key(m))!;
+      // Single-level fills only: a sweep's makers are priced at their own levels.
+      if (taker.levels) continue;
+      expect(m.wallet).not.toBe(taker.wallet);
+      if (m.outcome !== taker.outcome) {
+        crossed++;
+        expect(m.side).toBe(taker.side);
+        expect(m.price).toBeCloseTo(1 - taker.price, 5);
+      } else {
+        plain++;
+        expect(m.side).not.toBe(taker.side);
+        expect(m.price).toBe(taker.price);
+      }
+    }
+    const share = crossed / (crossed + plain);
+    expect(crossed + plain, "maker rows checked").toBeGreaterThan(200);
+    expect(share).toBeGreaterThan(0.7);
+    expect(share).toBeLessThan(0.86);
+  });
+});
