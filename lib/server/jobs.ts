@@ -22,10 +22,11 @@ import { onPassLanded, passesLanded } from "@/lib/sampled/landings";
 export function registerPassListeners(): void {
   // The sampled aggregates every reader needs, computed once right after the pass (lib/predmkt/after-pass.ts).
   onPassLanded("sampled aggregates", afterPassWork);
-  // Then the pass clock, so the first reader after the pass reads no `sampler_runs` row (lib/predmkt/pass-clock.ts).
-  onPassLanded("pass clock", refreshPassClock);
   // Then the answers most readers ask for, so the gateway replays even the first of them (lib/api/prerender.ts).
   onPassLanded("default answers", prerenderAfterPass);
+  // Last the pass clock, read afresh, so the first reader after the pass reads no `sampler_runs` row
+  // (lib/predmkt/pass-clock.ts): a read made before the answers above may be older than PASS_POLL_MS by then.
+  onPassLanded("pass clock", refreshPassClock);
   // Register further after-pass work here (one line each): it runs in whichever process ran the pass.
 }
 
