@@ -1,7 +1,7 @@
 // Read services for the latest ticks and one market's sampled history.
 import { ApiError } from "@/lib/api/errors";
 import { roundProbability } from "@/lib/analytics/changes";
-import { getDb } from "@/lib/db/client";
+import { getDb, rawRows } from "@/lib/db/client";
 import { STATE } from "@/lib/sampled/state";
 import { resolutionForWindow } from "./movers";
 import { asOf, NOT_SAMPLED_NOTE, sampledMeta } from "./meta";
@@ -112,10 +112,10 @@ export function historyStatement(id: string, window: string): { sql: string; par
 }
 
 export async function marketHistory(id: string, window: string) {
-  const db = await getDb();
   const { sql, params } = historyStatement(id, window);
   const resolution = params[1];
-  const [first] = await db.$queryRawUnsafe<HistoryRow[]>(sql, ...params);
+  // Text, int4, float8, timestamptz and json columns only: rawRows may skip the client's decoding (lib/db/client.ts).
+  const [first] = await rawRows<HistoryRow>(sql, params);
   const at = first?.as_of ?? null;
   if (!first?.market_id)
     throw new ApiError("not_found", at ? `No market with id '${id}'.` : `No market with id '${id}' (${NOT_SAMPLED_NOTE}).`);
