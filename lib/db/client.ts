@@ -160,16 +160,17 @@ export async function getEmbeddedPglite(): Promise<PGlite | undefined> {
 }
 
 /**
- * Rows of one raw statement on a hot read path. On PostgreSQL it goes straight to the Prisma client's pool: the
- * client's own work around a raw statement (its query engine, result decoding) cost about 0.45 ms of CPU against
- * 0.3 ms for the whole pg round trip, on every random-market history request (bench/README.md "Sampled reads").
- * Values come as pg decodes them: only for statements whose columns are text, int4, float8, timestamptz (a Date)
- * or json, which both paths return alike; anything else (bigint, numeric) through the client.
+ * Rows of one raw statement on a hot read path. On PostgreSQL it goes straight to the Prisma client's pool, as a
+ * named prepared statement (`name`: one per SQL text): the client's own work around a raw statement (its query
+ * engine, result decoding) cost about 0.45 ms of CPU against 0.3 ms for the whole pg round trip, and PostgreSQL
+ * planned the history statement anew each time (as long as it ran); prepared, each connection plans it once
+ * (bench/README.md "First read after a pass, and history"). Values come as pg decodes them: only for statements
+ * whose columns are text, int4, float8, timestamptz (a Date) or json, which both paths return alike.
  */
-export async function rawRows<T>(sql: string, params: unknown[]): Promise<T[]> {
+export async function rawRows<T>(name: string, sql: string, params: unknown[]): Promise<T[]> {
   const s = state();
   const db = await s.client;
-  if (s.pool) return (await s.pool.query(sql, params)).rows as T[];
+  if (s.pool) return (await s.pool.query({ name, text: sql, values: params })).rows as T[];
   return db.$queryRawUnsafe<T[]>(sql, ...params);
 }
 

@@ -66,10 +66,12 @@ describe.runIf(postgresUp)("history on PostgreSQL", () => {
 
   it("reads the row the Prisma client reads", async () => {
     const db = await getDb();
-    for (const id of ["11", "999999"]) {
-      const { sql, params } = historyStatement(id, "30d");
+    const condition = `0x${(11).toString(16).padStart(64, "0")}`;
+    // Twice each: the second execution runs the statement prepared on that connection.
+    for (const id of ["11", "999999", condition, "11", "999999", condition]) {
+      const { name, sql, params } = historyStatement(id, "30d");
       const [viaClient] = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
-      const [viaPool] = await rawRows<Record<string, unknown>>(sql, params);
+      const [viaPool] = await rawRows<Record<string, unknown>>(name, sql, params);
       // The client hands json over as text; the pool parses it (marketHistory takes either).
       const points = typeof viaClient.points === "string" ? JSON.parse(viaClient.points) : viaClient.points;
       expect(viaPool).toEqual({ ...viaClient, points });
