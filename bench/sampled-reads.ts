@@ -69,9 +69,7 @@ export function treeRssMb(pid: number): number {
  * one-off statement, and as the server runs it on PostgreSQL (a named prepared statement, whose generic plan each
  * connection keeps once PostgreSQL prefers it), i.e. without the planning.
  */
-async function historyPlan(
-  ctx: SampledReadsContext,
-): Promise<{
+async function historyPlan(ctx: SampledReadsContext): Promise<{
   execution_ms: number[];
   planning_ms: number[];
   key_lines: string[];
