@@ -64,23 +64,58 @@ export function treeRssMb(pid: number): number {
   return round(kb / 1024, 1);
 }
 
-/** EXPLAIN ANALYZE of the history statement itself (lib/predmkt/history.ts) for a few markets at bench scale. */
-async function historyPlan(ctx: SampledReadsContext): Promise<{ execution_ms: number[]; key_lines: string[] }> {
+/**
+ * EXPLAIN ANALYZE of the history statement itself (lib/predmkt/history.ts) for a few markets at bench scale: as a
+ * one-off statement, and as the server runs it on PostgreSQL (a named prepared statement, whose generic plan each
+ * connection keeps once PostgreSQL prefers it), i.e. without the planning.
+ */
+async function historyPlan(ctx: SampledReadsContext): Promise<{
+  execution_ms: number[];
+  planning_ms: number[];
+  key_lines: string[];
+  generic: { execution_ms: number[]; key_lines: string[] };
+}> {
   const { historyStatement } = await import("../lib/predmkt/history");
   const { withClient } = await import("./lib/database");
   return withClient(ctx.connectionString, async (client) => {
     const execution: number[] = [];
+    const planning: number[] = [];
+    const generic: number[] = [];
     let lines: string[] = [];
+    let genericLines: string[] = [];
+    const keyLines = (plan: string[]) =>
+      plan.filter((l: string) => /Index|Seq Scan|Execution Time|Planning Time/.test(l)).map((l: string) => l.trim());
+    const explain = async (sql: string, params: unknown[]) =>
+      (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows.map((r: Record<string, string>) => r["QUERY PLAN"]);
+    const time = (plan: string[], what: string) => Number(new RegExp(`${what} Time: ([\\d.]+)`).exec(plan.join("\n"))?.[1] ?? Number.NaN);
     for (const id of ctx.marketIds.slice(0, 5)) {
       const { sql, params } = historyStatement(id, "30d");
-      const plan = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows.map(
-        (r: Record<string, string>) => r["QUERY PLAN"],
-      );
-      execution.push(Number(/Execution Time: ([\d.]+)/.exec(plan.join("\n"))?.[1] ?? Number.NaN));
-      lines = plan.filter((l: string) => /Index|Seq Scan|Execution Time|Planning Time/.test(l)).map((l: string) => l.trim());
+      const plan = await explain(sql, params);
+      execution.push(time(plan, "Execution"));
+      planning.push(time(plan, "Planning"));
+      lines = keyLines(plan);
     }
-    ctx.progress(`history plan: execution ${execution.join(", ")} ms; ${lines.length} key lines`);
-    return { execution_ms: execution, key_lines: lines };
+    const { sql } = historyStatement(ctx.marketIds[0], "30d");
+    await client.query(`PREPARE bench_history AS ${sql}`);
+    await client.query(`SET plan_cache_mode = force_generic_plan`);
+    for (const id of ctx.marketIds.slice(0, 5)) {
+      const { params } = historyStatement(id, "30d");
+      const literals = params.map((p) => (typeof p === "number" ? String(p) : client.escapeLiteral(p)));
+      const plan = await explain(`EXECUTE bench_history(${literals.join(", ")})`, []);
+      generic.push(time(plan, "Execution"));
+      genericLines = keyLines(plan);
+    }
+    await client.query(`DEALLOCATE bench_history`);
+    await client.query(`RESET plan_cache_mode`);
+    ctx.progress(
+      `history plan: execution ${execution.join(", ")} ms (planning ${planning.join(", ")} ms); prepared, generic plan: execution ${generic.join(", ")} ms`,
+    );
+    return {
+      execution_ms: execution,
+      planning_ms: planning,
+      key_lines: lines,
+      generic: { execution_ms: generic, key_lines: genericLines },
+    };
   });
 }
 
@@ -127,6 +162,9 @@ export async function sampledReads(ctx: SampledReadsContext): Promise<Record<str
     p50_ms: round(percentile(first, 50)),
     p95_ms: round(percentile(first, 95)),
     second_request_p50_ms: round(percentile(second, 50)),
+    // Every reading, sorted: with 8 passes the p95 is the slowest one, so a run is judged by all of them.
+    first_ms: first.map((t) => round(t)),
+    second_ms: second.map((t) => round(t)),
     passes: PASSES,
     pass_statuses: passes.map((p) => p.status),
     pass_p50_ms: percentile(

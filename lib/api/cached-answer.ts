@@ -160,6 +160,21 @@ export async function answerBytes(bytesKey: string, answer: CachedAnswer): Promi
   });
 }
 
+/** Where an answer's bytes are kept: under its ETag, or beside it for a weak answer's moving part. */
+function bytesKeyOf(etag: string, identity: AnswerVersion): string {
+  return identity.variant === undefined ? etag : `${etag}|${identity.variant}`;
+}
+
+/**
+ * Builds an answer's bytes ahead of any request (the default answers after a pass, lib/api/prerender.ts), exactly as
+ * respondCached would on a miss; returns its ETag.
+ */
+export async function prepareAnswer(key: string, answer: CachedAnswer): Promise<string> {
+  const etag = answerEtag(key, answer.identity);
+  await answerBytes(bytesKeyOf(etag, answer.identity), answer);
+  return etag;
+}
+
 /**
  * Serves a cached answer: 304 with no body when If-None-Match holds the answer's ETag, otherwise the cached bytes.
  * `headers` already carry the request id (and the gateway adds the rate-limit headers to whatever this returns).
@@ -172,7 +187,7 @@ export async function respondCached(request: Request, key: string, answer: Cache
     observeCache("answer", "hit");
     return new Response(null, { status: 304, headers });
   }
-  const bytes = await answerBytes(answer.identity.variant === undefined ? etag : `${etag}|${answer.identity.variant}`, answer);
+  const bytes = await answerBytes(bytesKeyOf(etag, answer.identity), answer);
   headers.set("Content-Type", "application/json");
   return new Response(bytes, { status: 200, headers });
 }

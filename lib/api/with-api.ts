@@ -43,6 +43,9 @@ interface HandlerContext<C extends EndpointContract> {
 type HandlerResult<C extends EndpointContract> =
   C extends EndpointContract<AnyQuery, AnyQuery, z.ZodType | undefined, infer R> ? z.input<R> | CachedAnswer<z.input<R>> | Response : never;
 
+/** A route's handler, as `withApi(contract, handler)` takes it (and lib/api/prerender.ts calls it). */
+export type ApiHandler<C extends EndpointContract> = (ctx: HandlerContext<C>) => Promise<HandlerResult<C>>;
+
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -76,7 +79,41 @@ function checkResponse(contract: EndpointContract, result: unknown): void {
   }
 }
 
-function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, fallback: string): z.output<S> {
+/** A handler's cached answer as withApi serves it: its cache key, and the answer whose body is checked when built. */
+export interface ServedAnswer {
+  key: string;
+  answer: CachedAnswer;
+  /** The same for every caller with a clock: the gateway may replay it for the same request text (replay.ts). */
+  replayable: boolean;
+}
+
+/** One place decides how a cached answer is named, checked and shared, for the route and for prerendering alike. */
+export function servedAnswer(
+  contract: EndpointContract,
+  params: object,
+  query: object,
+  rawQuery: Record<string, string>,
+  result: CachedAnswer,
+): ServedAnswer {
+  // Only canonical parameter sets are written to the shared store; the rest stay in this process (canonical.ts).
+  const identity = { ...result.identity, shared: result.identity.shared && isCanonicalQuery(rawQuery) };
+  const answer = new CachedAnswer(identity, async () => {
+    const body: unknown = await result.build();
+    checkResponse(contract, body);
+    return body;
+  });
+  const { current, shared, variant } = result.identity;
+  return { key: answerKey(contract, params, query), answer, replayable: Boolean(current && shared && variant === undefined) };
+}
+
+/** Lets the gateway replay `served` (whose ETag is `etag`) for this exact request text while its version holds. */
+export function rememberServed(url: URL, contract: EndpointContract, served: ServedAnswer, etag: string): void {
+  const { current, version } = served.answer.identity;
+  if (!served.replayable || !current) return;
+  rememberReplay(url, { etag, version, current, route: contract.path, method: contract.method });
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, fallback: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = issuesToErrors(result.error.issues, fallback);
@@ -156,7 +193,7 @@ function errorToResponse(error: unknown, requestId: string, headers?: Headers): 
 
 export function withApi<C extends EndpointContract>(
   contract: C,
-  handler: (ctx: HandlerContext<C>) => Promise<HandlerResult<C>>,
+  handler: ApiHandler<C>,
 ): (request: NextRequest, context: RouteContext) => Promise<Response> {
   return async (request, context) => {
     const incomingId = request.headers.get(REQUEST_ID_HEADER);
@@ -197,27 +234,12 @@ export function withApi<C extends EndpointContract>(
       }
       headers.set("X-Request-Id", requestId);
       if (result instanceof CachedAnswer) {
-        // Only canonical parameter sets are written to the shared store; the rest stay in this process (canonical.ts).
-        const identity = { ...result.identity, shared: result.identity.shared && isCanonicalQuery(rawQuery) };
-        const checked = new CachedAnswer(identity, async () => {
-          const body: unknown = await result.build();
-          checkResponse(contract, body);
-          return body;
-        });
+        const served = servedAnswer(contract, params, query, rawQuery, result);
         // CSV is rendered from the answer's body (exports are rare next to JSON reads, so they are not cached).
-        if (csv) return csvResponse(contract, (await checked.build()) as { data: Record<string, unknown>[] }, headers);
-        const response = await respondCached(request, answerKey(contract, params, query), checked, headers);
-        const { current, shared, variant, version } = result.identity;
+        if (csv) return csvResponse(contract, (await served.answer.build()) as { data: Record<string, unknown>[] }, headers);
+        const response = await respondCached(request, served.key, served.answer, headers);
         // An answer that is the same for every caller may be replayed by the gateway for this exact request text.
-        if (current && shared && variant === undefined) {
-          rememberReplay(request.nextUrl, {
-            etag: response.headers.get("ETag")!,
-            version,
-            current,
-            route: contract.path,
-            method: contract.method,
-          });
-        }
+        rememberServed(request.nextUrl, contract, served, response.headers.get("ETag")!);
         return response;
       }
       if (contract.successStatus === 204) return new Response(null, { status: 204, headers });

@@ -1,7 +1,7 @@
 // Read services for the latest ticks and one market's sampled history.
 import { ApiError } from "@/lib/api/errors";
 import { roundProbability } from "@/lib/analytics/changes";
-import { getDb } from "@/lib/db/client";
+import { getDb, rawRows } from "@/lib/db/client";
 import { STATE } from "@/lib/sampled/state";
 import { resolutionForWindow } from "./movers";
 import { asOf, NOT_SAMPLED_NOTE, sampledMeta } from "./meta";
@@ -101,21 +101,24 @@ const historySql = (marketColumn: "id" | "condition_id") => `
     ) pts
   ) series ON true`;
 
-/** The history statement and its parameters (the bench runs EXPLAIN ANALYZE on exactly this). */
-export function historyStatement(id: string, window: string): { sql: string; params: [string, number, number, string] } {
+const HISTORY_SQL = { id: historySql("id"), condition_id: historySql("condition_id") };
+
+/** The history statement, its name as a prepared statement, and its parameters (the bench EXPLAINs exactly this). */
+export function historyStatement(id: string, window: string): { name: string; sql: string; params: [string, number, number, string] } {
   const windowSeconds = WINDOW_SECONDS[window];
   const byCondition = id.startsWith("0x");
   return {
-    sql: historySql(byCondition ? "condition_id" : "id"),
+    name: byCondition ? "predmkt-history-by-condition" : "predmkt-history-by-id",
+    sql: HISTORY_SQL[byCondition ? "condition_id" : "id"],
     params: [byCondition ? id.toLowerCase() : id, resolutionForWindow(windowSeconds), windowSeconds, STATE.prices],
   };
 }
 
 export async function marketHistory(id: string, window: string) {
-  const db = await getDb();
-  const { sql, params } = historyStatement(id, window);
+  const { name, sql, params } = historyStatement(id, window);
   const resolution = params[1];
-  const [first] = await db.$queryRawUnsafe<HistoryRow[]>(sql, ...params);
+  // Text, int4, float8, timestamptz and json columns only: rawRows may skip the client's decoding (lib/db/client.ts).
+  const [first] = await rawRows<HistoryRow>(name, sql, params);
   const at = first?.as_of ?? null;
   if (!first?.market_id)
     throw new ApiError("not_found", at ? `No market with id '${id}'.` : `No market with id '${id}' (${NOT_SAMPLED_NOTE}).`);

@@ -1,6 +1,7 @@
 // The composition root: a process that runs sampler passes computes the aggregates after each, whichever entry point
 // started it, and a server that runs no sampler computes them for a pass another process ran, before any reader.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEFAULT_ANSWERS } from "@/lib/api/sampled-answers";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { clearPerPass } from "@/lib/predmkt/per-pass";
@@ -13,6 +14,7 @@ import { registerPassListeners, startJobs } from "./jobs";
 const T0 = Date.parse("2026-11-01T00:00:00Z");
 // stats, categories, movers for every window, abnormal trades, ticks, whales (lib/predmkt/after-pass.ts)
 const AGGREGATES = 5 + MOVER_WINDOWS.length;
+const DEFAULT_REQUESTS = DEFAULT_ANSWERS.reduce((n, { requests }) => n + requests.length, 0);
 let db: Db;
 let world: FakeWorld;
 
@@ -42,7 +44,8 @@ describe("jobs", () => {
         20_000,
         50,
       );
-      expect(fields).toMatchObject({ computed: AGGREGATES, failed: 0 });
+      // Then every default answer is built from them, ready for the gateway to replay (lib/api/prerender.ts).
+      expect(fields).toMatchObject({ computed: AGGREGATES, failed: 0, prerendered: DEFAULT_REQUESTS, prerender_failed: 0 });
     } finally {
       await jobs.stop();
       info.mockRestore();
@@ -55,6 +58,7 @@ describe("jobs", () => {
     try {
       expect((await runPass({ db, source: world, now: () => new Date(T0 + 60_000) })).status).toBe("ok");
       expect(infoCalls(info, "sampled aggregates")).toHaveLength(1);
+      expect(infoCalls(info, "default answers")).toHaveLength(1);
     } finally {
       info.mockRestore();
     }

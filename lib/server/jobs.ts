@@ -11,6 +11,7 @@ import { log } from "@/lib/log";
 import { repeatEvery } from "@/lib/loop";
 import { defaultOracleContext } from "@/lib/oracle/context";
 import { startOracleIndexerLoop } from "@/lib/oracle/indexer";
+import { prerenderDefaultAnswers } from "@/lib/api/sampled-answers";
 import { afterPassWork, computeAfterPass } from "@/lib/predmkt/after-pass";
 import { currentPass, refreshPassClock } from "@/lib/predmkt/pass-clock";
 import { indexAndPublish, startResolutionPublisher } from "@/lib/resolution/push";
@@ -21,7 +22,10 @@ import { onPassLanded, passesLanded } from "@/lib/sampled/landings";
 export function registerPassListeners(): void {
   // The sampled aggregates every reader needs, computed once right after the pass (lib/predmkt/after-pass.ts).
   onPassLanded("sampled aggregates", afterPassWork);
-  // Then the pass clock, so the first reader after the pass reads no `sampler_runs` row (lib/predmkt/pass-clock.ts).
+  // Then the answers most readers ask for, so the gateway replays even the first of them (lib/api/prerender.ts).
+  onPassLanded("default answers", prerenderAfterPass);
+  // Last the pass clock, read afresh, so the first reader after the pass reads no `sampler_runs` row
+  // (lib/predmkt/pass-clock.ts): a read made before the answers above may be older than PASS_POLL_MS by then.
   onPassLanded("pass clock", refreshPassClock);
   // Register further after-pass work here (one line each): it runs in whichever process ran the pass.
 }
@@ -111,6 +115,12 @@ export function serverJobPlan(): JobPlan {
   };
 }
 
+/** The default answers of the pass that just landed here; a failure is logged and counted (sampled-answers.ts). */
+async function prerenderAfterPass(): Promise<void> {
+  const { prerendered, failed } = await prerenderDefaultAnswers();
+  if (failed) log.warn("default answers after the pass", { prerendered, failed });
+}
+
 /** One sampler pass now (the cron route), with its listeners. */
 export function runSamplerPassNow(trigger: string): Promise<PassResult> {
   registerPassListeners();
@@ -140,10 +150,14 @@ function watchForeignPasses(everyMs: number): () => void {
       if (local || !stamp.endedAt) return;
       const started = performance.now();
       const { computed, failed } = await computeAfterPass();
+      const answers = await prerenderDefaultAnswers();
       log.info("after-pass work", {
         name: "sampled aggregates (pass of another process)",
         computed,
         failed,
+        // The default answers built from them (lib/api/sampled-answers.ts).
+        prerendered: answers.prerendered,
+        prerender_failed: answers.failed,
         ms: Math.round(performance.now() - started),
       });
     },

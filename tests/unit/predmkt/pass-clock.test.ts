@@ -2,6 +2,7 @@
 // not have to read `sampler_runs` on its path (the movers first-after-pass figure, bench/README.md "Real scale").
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
 import { currentPass, PASS_POLL_MS } from "@/lib/predmkt/pass-clock";
 import { runPass } from "@/lib/sampler/pass";
 import { registerPassListeners } from "@/lib/server/jobs";
@@ -37,5 +38,23 @@ describe("pass clock", () => {
       now.mockRestore();
       reads.mockRestore();
     }
+  });
+
+  it("is read after the rest of the pass's work, so the poll interval starts when readers can come", async () => {
+    const world = new FakeWorld();
+    world.events = [event(1, [market(11, "1", [0.7, 0.3])])];
+    // When each listener ended ("after-pass work" is logged as each one returns, before the next one starts).
+    const ended = new Map<string, number>();
+    const info = vi.spyOn(log, "info").mockImplementation((message, fields) => {
+      if (message === "after-pass work") ended.set(String((fields as { name: string }).name), Date.now());
+    });
+    try {
+      expect((await runPass({ db, source: world, now: () => new Date("2026-11-01T00:01:00Z") })).status).toBe("ok");
+    } finally {
+      info.mockRestore();
+    }
+    const clock = (globalThis as unknown as { __predmktPassClock: { checkedAt: number } }).__predmktPassClock;
+    expect([...ended.keys()]).toEqual(expect.arrayContaining(["sampled aggregates", "default answers", "pass clock"]));
+    expect(clock.checkedAt).toBeGreaterThanOrEqual(Math.max(...[...ended].filter(([name]) => name !== "pass clock").map(([, t]) => t)));
   });
 });

@@ -1,11 +1,8 @@
 import { moversEndpoint } from "@/lib/api/endpoints/predmkt-sampled";
+import { moversAnswer } from "@/lib/api/sampled-answers";
 import { withApi } from "@/lib/api/with-api";
-import { perPassAnswer } from "@/lib/predmkt/pass-clock";
-import { movers } from "@/lib/predmkt/movers";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/predmkt/movers – biggest probability moves across open markets
-export const GET = withApi(moversEndpoint, ({ query }) =>
-  perPassAnswer(() => movers(query.window, query.limit, query.exclude_resolution === "true")),
-);
+// GET /api/predmkt/movers – biggest probability moves across open markets (the handler is shared with the answers built after each pass)
+export const GET = withApi(moversEndpoint, moversAnswer);

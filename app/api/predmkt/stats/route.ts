@@ -1,9 +1,8 @@
 import { statsEndpoint } from "@/lib/api/endpoints/predmkt-sampled";
+import { statsAnswer } from "@/lib/api/sampled-answers";
 import { withApi } from "@/lib/api/with-api";
-import { perPassAnswer } from "@/lib/predmkt/pass-clock";
-import { getStats } from "@/lib/predmkt/events";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/predmkt/stats – global snapshot of open events and markets
-export const GET = withApi(statsEndpoint, () => perPassAnswer(getStats));
+// GET /api/predmkt/stats – global snapshot of open events and markets (the handler is shared with the answers built after each pass)
+export const GET = withApi(statsEndpoint, statsAnswer);
