@@ -32,9 +32,17 @@ export async function storeTrades(db: Db, trades: readonly NormalizedTrade[]): P
 /**
  * Reads the REST tape newest first (the `/v2/trades` cursor) until it reaches `sinceS` (minus a little overlap) and
  * stores every page. A walk is bounded by the sampler's tape time budget; what lies beyond is recorded as an unfilled
- * gap in the pass record (`sampler_runs`, trigger `worker-gap`, with `tape_gaps`), never silently dropped.
+ * gap in the pass record (`sampler_runs`, trigger `worker-gap`, with `tape_gaps`), never silently dropped. A complete
+ * walk is recorded too unless `recordComplete` is false (the worker's routine tape sweep: a row every few seconds
+ * would bury the pass history).
  */
-export async function fillFromTape(db: Db, source: SamplerSource, sinceS: number, reason: string): Promise<GapFillResult> {
+export async function fillFromTape(
+  db: Db,
+  source: SamplerSource,
+  sinceS: number,
+  reason: string,
+  options: { recordComplete?: boolean } = {},
+): Promise<GapFillResult> {
   const startedAt = new Date();
   const config = DEFAULT_CONFIG;
   let inserted = 0;
@@ -69,6 +77,7 @@ export async function fillFromTape(db: Db, source: SamplerSource, sinceS: number
     ? null
     : `tape gap not filled (${reason}): trades from ${new Date(sinceS * 1000).toISOString()} to ${oldest === null ? "now" : new Date(oldest * 1000).toISOString()} are missing${error ? `: ${error}` : ""}`;
   if (!complete) log.warn("worker: tape gap recorded", { reason, since: sinceS, oldest_reached: oldest });
+  if (complete && options.recordComplete === false) return { inserted, pages, complete, oldestReached: oldest };
   await db.samplerRun
     .create({
       data: {

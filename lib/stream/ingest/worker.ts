@@ -8,6 +8,9 @@
 // - The CLOB market channel for the subscribed tokens (a bounded, pruned set: subscriptions.ts) gives a
 //   `last_trade_price` per settling transaction: each is matched to its activity row by transaction hash, and one the
 //   feed never delivered is read back from its market's REST tape (cache-busted, retried until the Data API shows it).
+// - A fill in a market outside that set has no `last_trade_price` to reveal a dropped activity row: the whole REST tape
+//   is swept (fresh) every TAPE_SWEEP_MS, so such a fill is stored within the sweep interval plus the Data API's lag
+//   instead of at the next sampler pass (up to SAMPLER_INTERVAL_S, an hour).
 // - The same channel's `price_change`, `book` (after trades) and `best_bid_ask` frames give each outcome's displayed
 //   price; they are batched into `outcomes` every PRICE_FLUSH_MS (prices.ts), so `ticks` are live within a second.
 //   `market_resolved` closes the market, prices its outcomes at the payout and drops its tokens; `new_market` lists
@@ -23,6 +26,7 @@ import { startSamplerLoop } from "@/lib/sampler";
 import type { SamplerSource } from "@/lib/sampler/source";
 import { upstreamSource } from "@/lib/sampler/upstream-source";
 import { clob, data } from "@/lib/upstream";
+import { TRADE_LIST_LAG_MS } from "@/lib/upstream/data";
 import { TradeV1Schema } from "@/lib/upstream/schemas";
 import type { NormalizedTrade, NormalizedWsMessage } from "@/lib/upstream/types";
 import { relayToRedis, type Subscription } from "../bus";
@@ -48,6 +52,11 @@ const REPAIR_RETRY_MS = 3_000;
 /** ...and given up (counted, logged) this long after the match: the block plus the REST lag, twice over. */
 export const REPAIR_GIVE_UP_MS = 45_000;
 const RECENT_MS = 60_000;
+/**
+ * The whole tape is read back this often (docs/stream.md): one fresh Data API request a sweep at Polymarket's rate
+ * (a sweep reads from TRADE_LIST_LAG_MS before the previous one began, about 20 s of fills).
+ */
+export const TAPE_SWEEP_MS = 10_000;
 const FEED_HEALTH_PUBLISH_MS = 5_000;
 
 export interface WorkerStats {
@@ -58,6 +67,9 @@ export interface WorkerStats {
   gap_fills: number;
   gap_fill_trades: number;
   unfilled_gaps: number;
+  /** Sweeps of the whole REST tape, and the fills they stored that neither feed had delivered. */
+  tape_sweeps: number;
+  tape_sweep_trades: number;
   /** Last trades matched to their activity row by transaction hash. */
   matched_by_tx: number;
   /** Last trades without a transaction hash (cannot be matched). */
@@ -102,6 +114,8 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
     gap_fills: 0,
     gap_fill_trades: 0,
     unfilled_gaps: 0,
+    tape_sweeps: 0,
+    tape_sweep_trades: 0,
     matched_by_tx: 0,
     last_trades_without_tx: 0,
     missed_detected: 0,
@@ -151,6 +165,33 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
         // A lost batch is a late tick, not a wrong one: the next change or sampler pass writes the price again.
         log.warn("worker: storing outcome prices failed", errorFields(error));
       }
+    });
+  };
+
+  // The tape sweep has its own chain: a slow Data API answer must not hold back the heard trades' flushes. Concurrent
+  // writes of one fill are one row (the idempotent writer), published once.
+  let sweeping: Promise<void> | null = null;
+  let sweptFromMs = Date.now();
+  const sweepTape = () => {
+    if (sweeping) return;
+    const startedMs = Date.now();
+    // A fill shows on the tape at most TRADE_LIST_LAG_MS after its block (docs/upstream-live.md, "Fresh Data API
+    // reads"): the previous sweep had every fill up to that long before it began; read on from there.
+    const sinceS = Math.floor((sweptFromMs - TRADE_LIST_LAG_MS) / 1000);
+    sweeping = (async () => {
+      try {
+        const result = await fillFromTape(await getDb(), source, sinceS, "tape sweep", { recordComplete: false });
+        stats.tape_sweeps++;
+        stats.tape_sweep_trades += result.inserted;
+        if (!result.complete) stats.unfilled_gaps++;
+        if (result.inserted > 0) log.info("worker: tape sweep stored fills the feeds had not delivered", { trades: result.inserted });
+      } catch (error) {
+        log.warn("worker: tape sweep failed", errorFields(error));
+      }
+      // An incomplete walk is recorded as a gap (tape.ts); the next sweep goes on from here either way.
+      sweptFromMs = startedMs;
+    })().finally(() => {
+      sweeping = null;
     });
   };
 
@@ -387,6 +428,7 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
     setInterval(flush, FLUSH_MS),
     setInterval(flushPrices, PRICE_FLUSH_MS),
     setInterval(checkMissed, 500),
+    setInterval(sweepTape, TAPE_SWEEP_MS),
     setInterval(() => void publishHealth(), FEED_HEALTH_PUBLISH_MS),
   );
   for (const t of timers) t.unref?.();
@@ -410,7 +452,7 @@ export function startWorker(options: { source?: SamplerSource; samplerIntervalS?
       activity.stop();
       flush();
       flushPrices();
-      await Promise.all([flushing, pricesFlushing]);
+      await Promise.all([flushing, pricesFlushing, sweeping]);
       await publishHealth();
       await relay?.close();
     },
