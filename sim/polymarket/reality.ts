@@ -15,7 +15,8 @@
 // - rtdsEarlyShare: this share of RTDS payloads is stamped one second before the block time the Data API shows.
 // - checksumWallets: RTDS sends `proxyWallet` in EIP-55 mixed case (the Data API in lower case).
 // - restLag: the Data API's trade lists are rebuilt every 4 s, 2–7 s behind the block: a fill shows 3–10 s after it.
-//   The user form (`?user=`, and a user's `/activity`) lags the block by 3 s.
+//   The user form (`/v2/trades?user=`; v1 `/trades?user=` and a user's `/activity` by inference) is rebuilt every 4 s
+//   from the blocks at least 1 s old: a fill shows 1–4 s after it (research note §3.3).
 // - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
 //   `x-cache`), activity for 15 s.
 // - makerCrossOutcome: the Data API's `taker_only=false` maker rows are like RTDS's: 78 % on the other outcome with the
