@@ -22,9 +22,11 @@
 // - makerCrossOutcome: the Data API's `taker_only=false` maker rows are like RTDS's: 78 % on the other outcome with the
 //   taker's side at the complementary price (a taker BUY Yes 0.64 filled by a maker BUY No 0.36).
 // - rtdsSilentWithoutPingS: an RTDS connection that has not pinged for this long (≈ 360 s) gets no data any more.
-// - activeMarketShare / activeFramesPerS: this share of markets is active, each subscribed token of one sending
-//   `price_change` at the note's ≈ 48 frames/s (order-flow.ts). A load as much as a behaviour (the share is ours), so
-//   0 — off — even in REAL_UPSTREAM: the bench turns it on (bench/live-feed.ts), as does `--active-share` on the CLI.
+// - activeMarketShare / activeFramesPerS: this share of markets is active, each sending 2 × `activeFramesPerS`
+//   `price_change` frames a second, one order each with both tokens' entries: the note's ≈ 48 frames/s per token
+//   averaged over the 8 tokens of 4 short crypto markets (the open one and the next 3), every active market assumed
+//   as busy as those (ours; order-flow.ts). A load as much as a behaviour (the share is ours), so 0 — off — even in
+//   REAL_UPSTREAM: the bench turns it on (bench/live-feed.ts), as does `--active-share` on the CLI.
 import { ACTIVE_PRICE_CHANGE_HZ } from "./order-flow";
 import { rand } from "./random";
 import type { SimMarket, World } from "./world";
@@ -43,9 +45,13 @@ export interface Reality {
   cdnCache: boolean;
   /** The market channel closes a socket whose send buffer passes SLOW_CONSUMER_BYTES with 1013 (ws.ts). */
   slowConsumerClose: boolean;
-  /** Share of markets whose tokens send the measured order flow (order-flow.ts); 0 = one change a second, on moves. */
+  /** Share of markets sending the measured order flow (order-flow.ts); 0 = one change a second, on moves. */
   activeMarketShare: number;
-  /** `price_change` frames a second per subscribed token of an active market (research note §6.1: ≈ 48). */
+  /**
+   * `price_change` frames a second per token of an active market, averaged over its two tokens: the market sends twice
+   * this, each frame on both tokens (research note §6.1: ≈ 48 per token averaged over the 8 tokens of 4 short crypto
+   * markets, the open one and the next 3).
+   */
   activeFramesPerS: number;
   /** The Data API's `taker_only=false` maker rows: 78 % on the other outcome, same side, complementary price. */
   makerCrossOutcome: boolean;
