@@ -126,8 +126,9 @@ export class TradeFlow {
   private readonly burstByMinute = new Map<number, Trade[]>();
   /**
    * Share of the Data API's maker rows (`taker_only=false`) on the other outcome with the taker's side at the
-   * complementary price, the rest on the taker's outcome, opposite side (reality `makerCrossOutcome`: 0.78, research
-   * note §3.4; SOURCES.md, "Live feeds"). Set by the simulator from its reality; 0 = every maker the plain way.
+   * complementary price (reality `makerCrossOutcome`: 0.78, research note §3.4; SOURCES.md, "Live feeds"), the rest on
+   * the taker's outcome, opposite side, same price (an inference from how the exchange matches: the note measures only
+   * the 78 %). Set by the simulator from its reality; 0 = every maker the plain way.
    */
   makerCrossShare = 0;
 

@@ -8,22 +8,28 @@
 // - junkRate: a share of list items (events, markets, trades, holders) arrive unparseable, the same items every time.
 // The live feeds as a published set of measurements (a third party's, modelled here behind switches: SOURCES.md,
 // "Live feeds"):
-// - rtdsMakerRows: RTDS `activity`/`trades` carries the taker's fill and every maker's (mostly the other outcome,
-//   same side, complementary price); `orders_matched` carries the taker's row only.
+// - rtdsMakerRows: RTDS `activity`/`trades` carries the taker's fill and every maker's (78 % the other outcome, same
+//   side, complementary price; the rest same outcome, opposite side, same price: an inference from the matching);
+//   `orders_matched` carries the taker's row only.
 // - rtdsTiming: a trade's messages go out at the note's delays from the match (last_trade_price 0.09 s, RTDS
 //   orders_matched 1.9 s, trades 0.2 s later; the block 2.2 s after the match), not all at the block's second.
 // - rtdsEarlyShare: this share of RTDS payloads is stamped one second before the block time the Data API shows.
 // - checksumWallets: RTDS sends `proxyWallet` in EIP-55 mixed case (the Data API in lower case).
 // - restLag: the Data API's trade lists are rebuilt every 4 s, 2–7 s behind the block: a fill shows 3–10 s after it.
-//   The user form (`?user=`, and a user's `/activity`) lags the block by 3 s.
+//   The user form (`/v2/trades?user=`; v1 `/trades?user=` and a user's `/activity` by inference) is rebuilt every 4 s
+//   from the blocks at least 1 s old: a fill shows 1–4 s after it (research note §3.3).
 // - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
 //   `x-cache`), activity for 15 s.
 // - makerCrossOutcome: the Data API's `taker_only=false` maker rows are like RTDS's: 78 % on the other outcome with the
 //   taker's side at the complementary price (a taker BUY Yes 0.64 filled by a maker BUY No 0.36).
-// - rtdsSilentWithoutPingS: an RTDS connection that has not pinged for this long (≈ 360 s) gets no data any more.
-// - activeMarketShare / activeFramesPerS: this share of markets is active, each subscribed token of one sending
-//   `price_change` at the note's ≈ 48 frames/s (order-flow.ts). A load as much as a behaviour (the share is ours), so
-//   0 — off — even in REAL_UPSTREAM: the bench turns it on (bench/live-feed.ts), as does `--active-share` on the CLI.
+// - rtdsSilentWithoutPingS: an RTDS connection that has not pinged for this long (≈ 360 s: the note saw a connection
+//   that never pinged go silent after 6 min) gets no data until it pings again; counting from the last ping, the
+//   return after a ping and the pings still answered are ours.
+// - activeMarketShare / activeFramesPerS: this share of markets is active, each sending 2 × `activeFramesPerS`
+//   `price_change` frames a second, one order each with both tokens' entries: the note's ≈ 48 frames/s per token
+//   averaged over the 8 tokens of 4 short crypto markets (the open one and the next 3), every active market assumed
+//   as busy as those (ours; order-flow.ts). A load as much as a behaviour (the share is ours), so 0 — off — even in
+//   REAL_UPSTREAM: the bench turns it on (bench/live-feed.ts), as does `--active-share` on the CLI.
 import { ACTIVE_PRICE_CHANGE_HZ } from "./order-flow";
 import { rand } from "./random";
 import type { SimMarket, World } from "./world";
@@ -42,13 +48,23 @@ export interface Reality {
   cdnCache: boolean;
   /** The market channel closes a socket whose send buffer passes SLOW_CONSUMER_BYTES with 1013 (ws.ts). */
   slowConsumerClose: boolean;
-  /** Share of markets whose tokens send the measured order flow (order-flow.ts); 0 = one change a second, on moves. */
+  /** Share of markets sending the measured order flow (order-flow.ts); 0 = one change a second, on moves. */
   activeMarketShare: number;
-  /** `price_change` frames a second per subscribed token of an active market (research note §6.1: ≈ 48). */
+  /**
+   * `price_change` frames a second per token of an active market, averaged over its two tokens: the market sends twice
+   * this, each frame on both tokens (research note §6.1: ≈ 48 per token averaged over the 8 tokens of 4 short crypto
+   * markets, the open one and the next 3).
+   */
   activeFramesPerS: number;
-  /** The Data API's `taker_only=false` maker rows: 78 % on the other outcome, same side, complementary price. */
+  /**
+   * The Data API's `taker_only=false` maker rows: 78 % on the other outcome, same side, complementary price (measured);
+   * the rest same outcome, opposite side, same price (an inference from how the exchange matches).
+   */
   makerCrossOutcome: boolean;
-  /** An RTDS connection that has not pinged for this many seconds gets no data (research note §6.2: ≈ 360); 0 = never. */
+  /**
+   * An RTDS connection that has not pinged for this many seconds gets no data (research note §6.2: 360 s for one that
+   * never pinged; counting from the last ping is ours); 0 = never.
+   */
   rtdsSilentWithoutPingS: number;
 }
 
@@ -70,7 +86,8 @@ export const REAL_UPSTREAM: Reality = {
   activeMarketShare: 0,
   activeFramesPerS: ACTIVE_PRICE_CHANGE_HZ,
   makerCrossOutcome: true,
-  // "Send PING every 5 s or RTDS falls silent after about 6 minutes" (research note §6.2).
+  // Research note §6.2: without application PING the server stopped sending after 6 min (360 s); §0 point 3,
+  // paraphrased: send PING every 5 s or the feed falls silent after 6 minutes.
   rtdsSilentWithoutPingS: 360,
 };
 /** Programmatic default: the plain world, switches off (tests turn on what they exercise). */

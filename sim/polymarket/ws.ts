@@ -44,9 +44,10 @@ export interface WsFaults {
   rename_rtds_field: { from: string; to: string } | null;
   /**
    * Every RTDS connection falls silent this many seconds after it opened (no data; the socket stays open and pings
-   * are still answered) until the client connects again; null = never. The research note (§6.2) saw RTDS go silent
-   * after about 6 minutes without pings (reality `rtdsSilentWithoutPingS`); users report the same silence with pings
-   * working (real-time-data-client#35), which this fault plays whatever the client sends.
+   * are still answered, ours) until the client connects again; null = never. The research note (§6.2) saw RTDS go
+   * silent after 6 minutes on a connection that never pinged (reality `rtdsSilentWithoutPingS`); users report a
+   * silence with pings working "after ~20–30 minutes" (real-time-data-client#35), which this fault plays, at the
+   * caller's delay, whatever the client sends.
    */
   rtds_silent_after_s: number | null;
 }
@@ -317,7 +318,11 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
   /** reality `slowConsumerClose`, read once a tick (deliver runs for every frame of the order flow). */
   let slowConsumerClose = context().reality.slowConsumerClose;
   let silentWithoutPingS = context().reality.rtdsSilentWithoutPingS;
-  /** An RTDS connection that sends no data any more (the socket stays open, pings are answered). */
+  /**
+   * An RTDS connection that sends no data any more (the socket stays open, pings are answered). The note saw only a
+   * connection that never pinged go silent; counting from the last ping, data returning after a later ping and the
+   * answered pings are ours.
+   */
   const rtdsSilent = (client: Client) => {
     const now = Date.now();
     if (faults.rtds_silent_after_s !== null && now - client.openedAtMs >= faults.rtds_silent_after_s * 1000) return true;

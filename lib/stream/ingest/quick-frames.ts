@@ -1,5 +1,5 @@
-// The market channel's commonest frame read without the schema. An active token sends ≈ 48 `price_change` frames a
-// second (docs/upstream-live.md), and the worker needs only each change's token and top of book from them; the zod
+// The market channel's commonest frame read without the schema. An active market's tokens get ≈ 48 `price_change`
+// frames a second each, averaged (docs/upstream-live.md), and the worker needs only each change's token and top of book from them; the zod
 // schema (lib/upstream/schemas/clob.ts `WsPriceChangeSchema`) also builds an ISO timestamp and a canonical condition
 // id per frame, which made it the largest cost of the worker at real rates (bench/README.md, "Live market feed").
 // The quick read accepts a frame only when every field is plainly of a shape the schema accepts, so a frame it reads
