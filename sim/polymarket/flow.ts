@@ -6,6 +6,7 @@ import type { PriceModel } from "./prices";
 import { round, tickFor } from "./prices";
 import { bisect } from "./world";
 import type { SimMarket, World } from "./world";
+import { makerFills } from "./makers";
 import { gauss, hexWords, pareto, poisson, rand, randOpen } from "./random";
 
 export interface Trade {
@@ -27,7 +28,7 @@ export interface Trade {
   timestamp: number;
   /**
    * A taker order that swept several price levels: the levels it took (price, shares), best first. The taker's row is
-   * one fill at the average price paid; each level is filled by its own maker order.
+   * one fill at the average price paid; each level is filled by at least one maker order of its own.
    */
   levels?: { price: number; size: number }[];
 }
@@ -125,10 +126,8 @@ export class TradeFlow {
   private readonly bursts: Burst[] = [];
   private readonly burstByMinute = new Map<number, Trade[]>();
   /**
-   * Share of the Data API's maker rows (`taker_only=false`) on the other outcome with the taker's side at the
-   * complementary price (reality `makerCrossOutcome`: 0.78, research note §3.4; SOURCES.md, "Live feeds"), the rest on
-   * the taker's outcome, opposite side, same price (an inference from how the exchange matches: the note measures only
-   * the 78 %). Set by the simulator from its reality; 0 = every maker the plain way.
+   * Share of maker rows (`taker_only=false`) on the other outcome (makers.ts `makerCrossShare`: reality
+   * `makerCrossOutcome`). Set by the simulator from its reality; 0 = every maker the plain way.
    */
   makerCrossShare = 0;
 
@@ -302,7 +301,7 @@ export class TradeFlow {
           ? round(basePrice - 1e-9 * (1 + Math.floor(rand(seed, SALT_TRADE + 6, m, minute, k) * 80)), 9)
           : basePrice;
       // A taker order sweeping two levels is one transaction with one taker fill, at the average price paid (its
-      // pUSD over its shares), and one maker fill per level: the exchange settles the taker order once against all
+      // pUSD over its shares), and maker fills at each level (makers.ts): the exchange settles the taker order once against all
       // the maker orders (research note §3.4: `taker_only=true` rows = the taker's `OrderFilled`, one per
       // transaction; §4.2: one `OrderFilled` per maker order, then the taker's; SOURCES.md, "Live feeds").
       let levels: { price: number; size: number }[] | undefined;
@@ -338,28 +337,7 @@ export class TradeFlow {
       };
       if (levels) trade.levels = levels;
       out.push(trade);
-      if (!takerOnly) {
-        const fills = levels ?? [{ price, size }];
-        for (let i = 0; i < fills.length; i++) {
-          const makerPosition = this.pickRetail(m, rand(seed, SALT_TRADE + 12 + i, m, minute, k));
-          if (makerPosition >= 0 && this.world.posWallet[makerPosition] !== wallet) {
-            const { levels: _levels, ...taker } = trade;
-            // A taker BUY Yes 0.64 is mostly filled by a maker BUY No 0.36 (the exchange mints the pair).
-            const crossing = rand(seed, SALT_TRADE + 14 + i, m, minute, k) < this.makerCrossShare;
-            out.push({
-              ...taker,
-              maker: true,
-              fill: i,
-              wallet: this.world.posWallet[makerPosition],
-              position: makerPosition,
-              outcome: crossing ? 1 - outcome : outcome,
-              side: crossing ? side : side === "BUY" ? "SELL" : "BUY",
-              price: crossing ? round(1 - fills[i].price, 6) : fills[i].price,
-              size: fills[i].size,
-            });
-          }
-        }
-      }
+      if (!takerOnly) for (const maker of makerFills(this.world, trade, this.makerCrossShare)) out.push(maker);
     }
     return out;
   }
@@ -409,25 +387,30 @@ export class TradeFlow {
   query(q: TradeQuery): Trade[] {
     const world = this.world;
     const out: Trade[] = [];
-    const whaleOnly = q.wallet !== undefined && world.isWhale(q.wallet);
+    // A wallet's maker rows can sit on any taker fill of a market it holds (makers.ts picks makers among the market's
+    // positions), whale or retail, so with makers every such market is scanned whole.
+    const walletMakers = q.wallet !== undefined && !q.takerOnly;
+    const whaleOnly = q.wallet !== undefined && world.isWhale(q.wallet) && !walletMakers;
     let markets: number[];
     if (q.markets) markets = q.markets;
     else markets = world.markets.filter((m) => m.closedSec > q.since && m.startSec <= q.until).map((m) => m.index);
+    const walletMarkets =
+      q.wallet === undefined
+        ? []
+        : [...new Set(Array.from(world.positionsOfWallet(q.wallet), (p) => world.posMarket[p]))].filter(
+            (m) => !q.markets || q.markets.includes(m),
+          );
     const whaleStakes: number[] = [];
-    if (q.wallet !== undefined) {
+    if (walletMakers) {
+      for (const m of walletMarkets) whaleStakes.push(...(world.marketWhalePositions.get(m) ?? []));
+    } else if (q.wallet !== undefined) {
       if (whaleOnly) for (const p of world.positionsOfWallet(q.wallet)) whaleStakes.push(p);
     } else if (q.markets) {
       for (const m of q.markets) whaleStakes.push(...(world.marketWhalePositions.get(m) ?? []));
     } else {
       whaleStakes.push(...world.whalePositionIndexes);
     }
-    const retailMarkets = whaleOnly
-      ? []
-      : q.wallet !== undefined
-        ? [...new Set(Array.from(world.positionsOfWallet(q.wallet), (p) => world.posMarket[p]))].filter(
-            (m) => !q.markets || q.markets.includes(m),
-          )
-        : markets;
+    const retailMarkets = whaleOnly ? [] : q.wallet !== undefined ? walletMarkets : markets;
     const marketFilter = q.markets ? new Set(q.markets) : null;
 
     const matches = (t: Trade) =>
@@ -440,8 +423,11 @@ export class TradeFlow {
       (!marketFilter || marketFilter.has(t.market)) &&
       (!q.after || isAfter(t, q.after));
 
-    const skip: SkipHint = { minUsd: q.minCash };
+    // Only taker rows can be skipped by their ticket: a crossing maker's complementary price can make its row worth far
+    // more than the taker's.
+    const skip: SkipHint = {};
     if (q.takerOnly) {
+      skip.minUsd = q.minCash;
       skip.takerWallet = q.wallet;
       skip.takerSide = q.side;
     }
@@ -468,8 +454,11 @@ export class TradeFlow {
       for (const m of retailMarkets) {
         for (const t of this.retailTrades(world.markets[m], minute, q.takerOnly, diurnal, skip)) if (matches(t)) bucket.push(t);
       }
-      for (const t of whaleByMinute.get(minute) ?? []) if (matches(t)) bucket.push(t);
-      for (const t of this.burstByMinute.get(minute) ?? []) if (matches(t) && (!q.takerOnly || !t.maker)) bucket.push(t);
+      // Whale and burst fills carry their makers too, the same rows RTDS `trades` sends (makers.ts).
+      for (const t of [...(whaleByMinute.get(minute) ?? []), ...(this.burstByMinute.get(minute) ?? [])]) {
+        if (matches(t)) bucket.push(t);
+        if (!q.takerOnly) for (const maker of makerFills(world, t, this.makerCrossShare)) if (matches(maker)) bucket.push(maker);
+      }
       if (bucket.length === 0) continue;
       bucket.sort(compareTrades);
       for (const t of bucket) out.push(t);

@@ -9,6 +9,7 @@ import { Counters, FaultRegistry, parseFault, type Fault } from "./faults";
 import { TradeFlow } from "./flow";
 import { eventStats, handleGamma } from "./gamma";
 import type { SimContext, SimRequest, SimResponse } from "./http-types";
+import { makerCrossShare } from "./makers";
 import { PriceModel } from "./prices";
 import { CdnCache, cdnMaxAgeS } from "./cdn";
 import { applyV2Share, PLAIN_UPSTREAM, parseReality, type Reality } from "./reality";
@@ -220,14 +221,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     options.anchorMs ?? startOfUtcDay(clock()),
     reality.v2Share,
   );
-  // The share is the research note's 1,162 of 1,491 maker rows (§3.4), rounded as the issue gives it (78 %).
-  const MAKER_CROSS_SHARE = 0.78;
-  flow.makerCrossShare = reality.makerCrossOutcome ? MAKER_CROSS_SHARE : 0;
+  flow.makerCrossShare = makerCrossShare(reality);
   const setReality = (input: unknown): Reality => {
     const next = parseReality(input, reality);
     if (next.v2Share !== reality.v2Share) throw new Error("v2Share is fixed when the world is built (startSimulator option)");
     reality = next;
-    flow.makerCrossShare = reality.makerCrossOutcome ? MAKER_CROSS_SHARE : 0;
+    flow.makerCrossShare = makerCrossShare(reality);
     return reality;
   };
   const faults = new FaultRegistry();

@@ -8,9 +8,9 @@
 // - junkRate: a share of list items (events, markets, trades, holders) arrive unparseable, the same items every time.
 // The live feeds as a published set of measurements (a third party's, modelled here behind switches: SOURCES.md,
 // "Live feeds"):
-// - rtdsMakerRows: RTDS `activity`/`trades` carries the taker's fill and every maker's (78 % the other outcome, same
-//   side, complementary price; the rest same outcome, opposite side, same price: an inference from the matching);
-//   `orders_matched` carries the taker's row only.
+// - rtdsMakerRows: RTDS `activity`/`trades` carries the taker's fill and every maker's, the same maker rows as the Data
+//   API's `taker_only=false` (makers.ts; crossing as `makerCrossOutcome` says); `orders_matched` carries the taker's
+//   row only.
 // - rtdsTiming: a trade's messages go out at the note's delays from the match (last_trade_price 0.09 s, RTDS
 //   orders_matched 1.9 s, trades 0.2 s later; the block 2.2 s after the match), not all at the block's second.
 // - rtdsEarlyShare: this share of RTDS payloads is stamped one second before the block time the Data API shows.
@@ -20,8 +20,8 @@
 //   from the blocks at least 1 s old: a fill shows 1–4 s after it (research note §3.3).
 // - cdnCache: Data API trade lists are cached per URL for 300 s (`Cache-Control: public, max-age=300`, `Age`,
 //   `x-cache`), activity for 15 s.
-// - makerCrossOutcome: the Data API's `taker_only=false` maker rows are like RTDS's: 78 % on the other outcome with the
-//   taker's side at the complementary price (a taker BUY Yes 0.64 filled by a maker BUY No 0.36).
+// - makerCrossOutcome: maker rows (Data API `taker_only=false` and RTDS `trades` alike): 78 % on the other outcome with
+//   the taker's side at the complementary price (a taker BUY Yes 0.64 filled by a maker BUY No 0.36); off, all plain.
 // - rtdsSilentWithoutPingS: an RTDS connection that has not pinged for this long (≈ 360 s: the note saw a connection
 //   that never pinged go silent after 6 min) gets no data until it pings again; counting from the last ping, the
 //   return after a ping and the pings still answered are ours.
@@ -57,8 +57,9 @@ export interface Reality {
    */
   activeFramesPerS: number;
   /**
-   * The Data API's `taker_only=false` maker rows: 78 % on the other outcome, same side, complementary price (measured);
-   * the rest same outcome, opposite side, same price (an inference from how the exchange matches).
+   * Maker rows (Data API `taker_only=false` and RTDS `trades`): 78 % on the other outcome, same side, complementary
+   * price (measured); the rest same outcome, opposite side, same price (an inference from how the exchange matches).
+   * Off: every maker row on both feeds the plain way.
    */
   makerCrossOutcome: boolean;
   /**

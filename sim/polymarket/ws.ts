@@ -20,6 +20,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { tradeV1 } from "./data-api";
 import { compareTrades, type Trade, tradeKey } from "./flow";
 import type { SimContext, SimResponse } from "./http-types";
+import { makerCrossShare, makerFills } from "./makers";
 import { OrderFlow } from "./order-flow";
 import { decimalString, round } from "./prices";
 import { gauss, rand } from "./random";
@@ -92,71 +93,6 @@ const SALT_RTDS_EARLY = 960;
  * the close, not the buffer size.
  */
 export const SLOW_CONSUMER_BYTES = 4 * 1024 * 1024;
-const SALT_MAKERS = 961;
-
-/**
- * How many maker orders one taker fill consumed (reality `rtdsMakerRows`; SOURCES.md, "Live feeds"): rows per
- * transaction, taker included, are 2 at the median, 5 at p90 and up to 30 (research note §3.4), 1.9 maker rows per
- * taker row on average (§6.2: 1,584 for 833). Drawn from one uniform number.
- */
-export function makerCount(u: number): number {
-  if (u < 0.6) return 1;
-  if (u < 0.82) return 2;
-  if (u < 0.89) return 3;
-  if (u < 0.95) return 4;
-  if (u < 0.99) return 5 + Math.floor(((u - 0.95) / 0.04) * 4); // 5–8
-  return 9 + Math.floor(((u - 0.99) / 0.01) * 21); // 9–29
-}
-
-/**
- * The maker fills a taker fill consumed, as RTDS `trades` sends them (reality `rtdsMakerRows`; SOURCES.md, "Live
- * feeds"): one row per maker order, each its own wallet (never the taker's); 78 % on the other outcome with the same
- * side at the complementary price (a taker BUY Yes 0.64 filled by makers BUY No 0.36), the rest the same outcome,
- * the opposite side, the same price. A sweep's levels each get at least one maker, at the level's price.
- */
-export function makerFills(ctx: SimContext, t: Trade): Trade[] {
-  const seed = ctx.world.seed;
-  const levels = t.levels ?? [{ price: t.price, size: t.size }];
-  const count = Math.max(levels.length, makerCount(rand(seed, SALT_MAKERS, t.kind, t.a, t.b, t.c * 16 + t.fill)));
-  const positions = ctx.world.positionsOfMarket(t.market);
-  const used = new Set([t.wallet]);
-  const out: Trade[] = [];
-  const { levels: _levels, ...taker } = t;
-  let i = 0;
-  for (let level = 0; level < levels.length; level++) {
-    // The first level takes every maker the other levels do not (one each).
-    const makers = level === 0 ? count - (levels.length - 1) : 1;
-    let left = levels[level].size;
-    for (let j = 0; j < makers && positions.length; j++, i++) {
-      const r = (k: number) => rand(seed, SALT_MAKERS + 1 + k, t.kind * 1_000_003 + t.a, t.b, t.c * 16 + t.fill, i);
-      let wallet = -1;
-      for (let tries = 0; tries < 8 && wallet < 0; tries++) {
-        const candidate = ctx.world.posWallet[positions[Math.floor(r(10 + tries) * positions.length)]];
-        if (!used.has(candidate)) wallet = candidate;
-      }
-      if (wallet < 0) break;
-      used.add(wallet);
-      const size = j === makers - 1 ? round(left, 6) : round(left * (0.3 + 0.4 * r(1)), 6);
-      left = round(left - size, 6);
-      const crossing = r(2) < 0.78;
-      const price = levels[level].price;
-      out.push({
-        ...taker,
-        maker: true,
-        fill: t.fill * 64 + i + 1,
-        wallet,
-        position: -1,
-        outcome: crossing ? 1 - t.outcome : t.outcome,
-        side: crossing ? t.side : t.side === "BUY" ? "SELL" : "BUY",
-        price: crossing ? round(1 - price, 6) : price,
-        size,
-      });
-      if (left <= 0) break;
-    }
-  }
-  return out;
-}
-
 /** When a trade's messages go out, in ms (reality `rtdsTiming`; SOURCES.md, "Live feeds"). */
 export interface FeedTiming {
   /** The CLOB's match; the block (the trade's `timestamp`) follows it. */
@@ -422,7 +358,7 @@ export function startWebsockets(context: () => SimContext, options: { tickMs?: n
       if (recent.length > RECENT_LIMIT) recent.splice(0, recent.length - RECENT_LIMIT);
     }
     let makers: Record<string, unknown>[] | null = null;
-    const makerPayloads = () => (makers ??= makerFills(ctx, t).map((m) => rtdsPayload(ctx, m)));
+    const makerPayloads = () => (makers ??= makerFills(ctx.world, t, makerCrossShare(ctx.reality)).map((m) => rtdsPayload(ctx, m)));
     for (const client of clients) {
       if (client.channel !== "rtds") continue;
       const types = new Set<string>();
