@@ -301,8 +301,8 @@ export class TradeFlow {
           ? round(basePrice - 1e-9 * (1 + Math.floor(rand(seed, SALT_TRADE + 6, m, minute, k) * 80)), 9)
           : basePrice;
       // A taker order sweeping two levels is one transaction with one taker fill, at the average price paid (its
-      // pUSD over its shares), and maker fills at each level (makers.ts): the exchange settles the taker order once against all
-      // the maker orders (research note §3.4: `taker_only=true` rows = the taker's `OrderFilled`, one per
+      // pUSD over its shares), and maker fills at each level (makers.ts): the exchange settles the taker order once
+      // against all the maker orders (research note §3.4: `taker_only=true` rows = the taker's `OrderFilled`, one per
       // transaction; §4.2: one `OrderFilled` per maker order, then the taker's; SOURCES.md, "Live feeds").
       let levels: { price: number; size: number }[] | undefined;
       let takerPrice = price;
