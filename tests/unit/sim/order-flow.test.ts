@@ -92,10 +92,6 @@ describe("simulated market-channel order flow", () => {
         expect(c.side === "BUY" ? c.price <= c.best_bid! : c.price >= c.best_ask!, "a resting order, not a crossing one").toBe(true);
       }
     }
-    expect(
-      flow.some((f) => (f.price_changes as Frame[])[0].size === "0"),
-      "a deeper level emptied",
-    ).toBe(true);
     const counters = (await (await fetch(`${sim().url}/__sim/ws`)).json()) as { counters: Record<string, number> };
     expect(counters.counters.order_flow_frames_emitted).toBeGreaterThan(active.length * 60 * seconds);
   }, 30_000);
