@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT } from "../scripts/lib/build";
+import { simulatorControl, simulatorUpstreamEnv } from "./lib/simulator";
 
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 45);
 const ACTIVE_SHARE = Number(process.env.BENCH_LIVE_ACTIVE_SHARE ?? 0.01);
@@ -99,10 +100,7 @@ function workerChild(env: Record<string, string>) {
 export async function liveWorkerBench(ctx: LiveWorkerContext): Promise<void> {
   const database = await import("./lib/database");
   const { TradeV1Schema } = await import("../lib/upstream/schemas");
-  const sim = (p: string, method = "GET", body?: unknown) =>
-    fetch(`${ctx.simUrl}/__sim${p}`, { method, body: body === undefined ? undefined : JSON.stringify(body) }).then(
-      (r) => r.json() as Promise<Record<string, unknown>>,
-    );
+  const sim = simulatorControl(ctx.simUrl);
   if (!(await database.reachable(database.POSTGRES_ADMIN_URL))) {
     ctx.addRow("whole worker", "not measured: the worker runs beside its database in its own process, which needs PostgreSQL");
     return;
@@ -119,11 +117,7 @@ export async function liveWorkerBench(ctx: LiveWorkerContext): Promise<void> {
     DATA_DIR: path.join(ctx.scratch, "live-worker"),
     JWT_SECRET: ctx.jwtSecret,
     CRON_SECRET: ctx.cronSecret,
-    POLYMARKET_GAMMA_URL: `${ctx.simUrl}/gamma`,
-    POLYMARKET_DATA_URL: `${ctx.simUrl}/data`,
-    POLYMARKET_CLOB_URL: `${ctx.simUrl}/clob`,
-    POLYMARKET_CLOB_WS_URL: `${ctx.simUrl.replace(/^http/, "ws")}/ws/market`,
-    POLYMARKET_RTDS_URL: `${ctx.simUrl.replace(/^http/, "ws")}/rtds`,
+    ...simulatorUpstreamEnv(ctx.simUrl),
     // Every open market's tokens: the load of subscribing ≥ 20k markets (docs/stream.md gives the default rule).
     WORKER_MIN_VOLUME_24H_USD: "0",
     WORKER_MAX_TOKENS: "200000",

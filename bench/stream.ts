@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access -- the simulator's control API and the stream answer untyped JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-member-access -- the stream and the API answer untyped JSON */
 // The stream section of `npm run bench` (docs/stream.md): delivery latency from the simulator's emit to a client's
 // receipt with the worker's websocket ingest and with sampler-only ingest; 1,000 concurrent streams on one instance
 // (memory per stream, event-loop delay, CPU); completeness over a run with injected socket faults.
@@ -8,6 +8,7 @@ import http from "node:http";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../scripts/lib/build";
+import { simulatorControl, simulatorUpstreamEnv } from "./lib/simulator";
 
 const STREAM_SECONDS = Number(process.env.BENCH_STREAM_SECONDS ?? 30);
 const SAMPLER_SECONDS = Number(process.env.BENCH_STREAM_SAMPLER_SECONDS ?? 130);
@@ -107,8 +108,7 @@ export async function streamBench(ctx: StreamBenchContext): Promise<void> {
   const processes = await import("./lib/processes");
   const database = await import("./lib/database");
   const { TradeV1Schema } = await import("../lib/upstream/schemas");
-  const sim = (p: string, method = "GET", body?: unknown) =>
-    fetch(`${ctx.simUrl}/__sim${p}`, { method, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+  const sim = simulatorControl(ctx.simUrl);
   if (!(await database.reachable(database.POSTGRES_ADMIN_URL))) {
     ctx.addRow("stream", "not measured: the self-hosted topology (server + worker) needs PostgreSQL", "–");
     return;
@@ -116,11 +116,7 @@ export async function streamBench(ctx: StreamBenchContext): Promise<void> {
   const common = {
     JWT_SECRET: ctx.jwtSecret,
     CRON_SECRET: ctx.cronSecret,
-    POLYMARKET_GAMMA_URL: `${ctx.simUrl}/gamma`,
-    POLYMARKET_DATA_URL: `${ctx.simUrl}/data`,
-    POLYMARKET_CLOB_URL: `${ctx.simUrl}/clob`,
-    POLYMARKET_CLOB_WS_URL: `${ctx.simUrl.replace(/^http/, "ws")}/ws/market`,
-    POLYMARKET_RTDS_URL: `${ctx.simUrl.replace(/^http/, "ws")}/rtds`,
+    ...simulatorUpstreamEnv(ctx.simUrl),
     RATE_LIMIT_ENTERPRISE: "1000000",
     STREAM_LIMIT_ENTERPRISE: String(CONCURRENT * 2),
     STREAM_MAX_DURATION_S: "3600",
@@ -198,7 +194,7 @@ export async function streamBench(ctx: StreamBenchContext): Promise<void> {
     await sim("/ws/faults", "POST", { disconnect: true, refuse_ms: 3000 });
     await sleep(8000);
     const to = Math.floor(Date.now() / 1000) - 1;
-    const faults = (await sim("/ws")).counters;
+    const faults = (await sim("/ws")).counters as Record<string, number>;
     // The worker's own sampler loop (15 s) is the backstop for a fill lost on both sockets at once.
     await sleep(35_000);
     watcher.close();

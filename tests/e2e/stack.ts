@@ -2,6 +2,7 @@
 // (the same credentials a visitor's browser gets), and the cron route to force a sampler pass.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { pollUntil } from "../helpers/poll";
 
 export const E2E_PORT = Number(process.env.E2E_PORT || 3100);
 export const E2E_URL = `http://127.0.0.1:${E2E_PORT}`;
@@ -52,21 +53,19 @@ let sampled: Promise<void> | null = null;
 /** Waits until the sampler has filled events, trades and prices; forces passes if the loop has not got there yet. */
 export function waitForSampledData(timeoutMs = 120_000): Promise<void> {
   sampled ??= (async () => {
-    const deadline = Date.now() + timeoutMs;
     let lastForced = Date.now();
-    for (;;) {
-      const [events, trades] = await Promise.all([
-        api<{ data: unknown[] }>("/api/predmkt/events?limit=1").catch(() => ({ data: [] })),
-        api<{ data: unknown[] }>("/api/predmkt/trades?limit=1").catch(() => ({ data: [] })),
-      ]);
-      if (events.data.length > 0 && trades.data.length > 0) return;
-      if (Date.now() > deadline) throw new Error("the sampler did not produce events and trades in time");
+    const filled = async () => {
       if (Date.now() - lastForced > 20_000) {
         lastForced = Date.now();
         await samplePass();
       }
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
+      const [events, trades] = await Promise.all([
+        api<{ data: unknown[] }>("/api/predmkt/events?limit=1").catch(() => ({ data: [] })),
+        api<{ data: unknown[] }>("/api/predmkt/trades?limit=1").catch(() => ({ data: [] })),
+      ]);
+      return { events: events.data.length, trades: trades.data.length };
+    };
+    await pollUntil(filled, (n) => n.events > 0 && n.trades > 0, timeoutMs, 1_000, "the sampler's events and trades");
   })();
   return sampled;
 }

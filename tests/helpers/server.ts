@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { freePort } from "../../scripts/lib/net";
+import { pollUntil } from "./poll";
 
 export { freePort };
 
@@ -50,21 +51,20 @@ export async function startApp(options: { env?: Record<string, string | undefine
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+  const exited = () => new Error(`server exited (${child.exitCode}):\n${output}`);
+  const health = async () => {
+    if (child.exitCode !== null) throw exited();
     try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.status === 200 || res.status === 503) break;
+      return (await fetch(`${url}/api/health`)).status;
     } catch {
-      // not listening yet
+      return null; // not listening yet
     }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not become ready:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  };
+  await pollUntil(health, (status) => status === 200 || status === 503, 60_000, 150, "/api/health answering").catch((e: Error) => {
+    if (child.exitCode !== null) throw exited();
+    child.kill("SIGKILL");
+    throw new Error(`server did not become ready (${e.message}):\n${output}`);
+  });
   return {
     url,
     port,

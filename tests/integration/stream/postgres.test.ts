@@ -55,13 +55,15 @@ describe.runIf(postgresUp)(`stream on PostgreSQL with a separate worker (${redis
     });
     worker.stdout!.on("data", (d) => (workerLogs += d));
     worker.stderr!.on("data", (d) => (workerLogs += d));
-    const deadline = Date.now() + 120_000;
-    for (;;) {
+    const asOf = async () => {
       const res = await fetch(`${stacks[0].app.url}/api/predmkt/trades?limit=1`, { headers: { authorization: `Bearer ${stacks[0].key}` } });
-      if ((await res.json()).meta.as_of) break;
-      if (worker.exitCode !== null || Date.now() > deadline) throw new Error(`the worker's first pass did not complete:\n${workerLogs}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+      const sampled = (await res.json()).meta.as_of as string | null;
+      if (!sampled && worker.exitCode !== null) throw new Error(`the worker exited (${worker.exitCode})`);
+      return sampled;
+    };
+    await pollUntil(asOf, Boolean, 120_000, 500, "the worker's first pass").catch((e: Error) => {
+      throw new Error(`the worker's first pass did not complete (${e.message}):\n${workerLogs}`);
+    });
   }, 240_000);
   afterAll(async () => {
     worker?.kill("SIGTERM");

@@ -12,6 +12,7 @@ import { signAccessToken } from "@/lib/auth/jwt";
 import type { Tier } from "@/lib/auth/tiers";
 import { request } from "../../helpers/http";
 import { createTestKey, revokeTestKey } from "../../helpers/keys";
+import { pollUntil } from "../../helpers/poll";
 import { openSse, type SseClient, type SseMessage } from "../../helpers/sse";
 import { type Stack, startStack } from "../../helpers/stack";
 
@@ -186,13 +187,17 @@ describe("live stream (sampler ingest, embedded database)", () => {
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       open.pop()!.close();
       // The slot is released when the server sees the connection close.
-      const deadline = Date.now() + 10_000;
-      let status = 429;
-      while (status === 429 && Date.now() < deadline) {
-        const again = await openSse(url("", starter));
-        status = again.status;
-        if (status === 200) open.push(again);
-      }
+      const status = await pollUntil(
+        async () => {
+          const again = await openSse(url("", starter));
+          if (again.status === 200) open.push(again);
+          return again.status;
+        },
+        (status) => status !== 429,
+        10_000,
+        100,
+        "the closed stream's slot released",
+      );
       expect(status).toBe(200);
     } finally {
       for (const s of open) s.close();
@@ -240,14 +245,18 @@ describe("live stream (sampler ingest, embedded database)", () => {
       open.push(keyed);
       // Closing one frees the slot of that address.
       open.shift()!.close();
-      const deadline = Date.now() + 10_000;
-      let status = 429;
-      while (status === 429 && Date.now() < deadline) {
-        const again = await openFrom(streamUrl(first), "127.0.0.5");
-        status = again.status;
-        if (status === 200) open.push(again);
-        else again.close();
-      }
+      const status = await pollUntil(
+        async () => {
+          const again = await openFrom(streamUrl(first), "127.0.0.5");
+          if (again.status === 200) open.push(again);
+          else again.close();
+          return again.status;
+        },
+        (status) => status !== 429,
+        10_000,
+        100,
+        "the address's slot released",
+      );
       expect(status).toBe(200);
     } finally {
       for (const s of open) s.close();
@@ -277,13 +286,16 @@ describe("live stream (sampler ingest, embedded database)", () => {
     expect(Date.now() - revokedAt).toBeLessThan(2000 + 1500);
     expect(stream.messages.at(-1)).toMatchObject({ event: "end", data: { reason: "revoked" } });
     // The gateway refuses the key itself once its key cache (2 s here) has expired.
-    const deadline = Date.now() + 4000;
-    let status = 200;
-    while (status !== 401 && Date.now() < deadline) {
-      const again = await openSse(url("", key));
-      status = again.status;
-      again.close();
-    }
-    expect(status).toBe(401);
+    await pollUntil(
+      async () => {
+        const again = await openSse(url("", key));
+        again.close();
+        return again.status;
+      },
+      (status) => status === 401,
+      4000,
+      100,
+      "the revoked key refused",
+    );
   });
 });

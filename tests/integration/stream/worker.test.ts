@@ -13,6 +13,9 @@ describe("ingest worker (websockets → database → stream)", () => {
   const sim = (path: string, method = "GET", body?: unknown) =>
     fetch(`${stack.sim.url}/__sim${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
 
+  /** The simulator's websocket counters since their last reset. */
+  const counters = async () => (await sim("/ws")).counters as Record<string, number>;
+
   /** Emitted trades (as fill ids) since the last counter reset. */
   const emittedIds = async (): Promise<string[]> =>
     ((await sim("/ws/emitted")).trades as { payload: unknown }[]).map((e) => TradeV1Schema.parse(e.payload).id);
@@ -35,13 +38,12 @@ describe("ingest worker (websockets → database → stream)", () => {
       env: { WORKER_IN_SERVER: "true", SAMPLER_INTERVAL_S: "3600", WORKER_WATCHDOG_S: "2" },
     });
     // The worker's first sampler pass lists the markets the market channel subscribes to.
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const res = await fetch(`${stack.app.url}/api/predmkt/trades?limit=1`, { headers: { authorization: `Bearer ${stack.key}` } });
-      if ((await res.json()).meta.as_of) break;
-      if (Date.now() > deadline) throw new Error(`no sampler pass:\n${stack.app.logs()}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const asOf = async () =>
+      (await (await fetch(`${stack.app.url}/api/predmkt/trades?limit=1`, { headers: { authorization: `Bearer ${stack.key}` } })).json())
+        .meta.as_of as string | null;
+    await pollUntil(asOf, Boolean, 120_000, 500, "a sampler pass").catch((e: Error) => {
+      throw new Error(`${e.message}\n${stack.app.logs()}`);
+    });
     stream = await openSse(`${stack.app.url}/api/predmkt/stream?api_key=${stack.key}&topics=trades`);
     expect(stream.status).toBe(200);
     // Counted from here: trades emitted before the stream was open are not its to deliver.
@@ -113,23 +115,20 @@ describe("ingest worker (websockets → database → stream)", () => {
   it("repairs dropped activity messages from the market channel's last trades and the REST tape", async () => {
     await sim("/ws/counters", "DELETE");
     await sim("/ws/faults", "POST", { drop_rate: 0.5, drop_channel: "rtds" });
-    const deadline = Date.now() + 60_000;
-    while ((await sim("/ws")).counters.messages_dropped < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await pollUntil(counters, (c) => c.messages_dropped >= 5, 60_000, 200, "five activity messages dropped");
     await sim("/ws/faults", "DELETE");
-    expect((await sim("/ws")).counters.messages_dropped).toBeGreaterThanOrEqual(5);
     await expectComplete(await emittedIds(), "with dropped messages");
   }, 120_000);
 
   it("detects a silent socket (open, answering pings, no data) and fills the gap from REST", async () => {
     await sim("/ws/counters", "DELETE");
     await sim("/ws/faults", "POST", { stall: true });
+    // One 60 s budget for both waits.
     const deadline = Date.now() + 60_000;
     // The watchdog (2 s) replaces the silent sockets: new connections show up while the stall lasts.
-    while ((await sim("/ws")).counters.connections < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    const stalled = await sim("/ws");
-    expect(stalled.counters.connections).toBeGreaterThanOrEqual(1);
+    await pollUntil(counters, (c) => c.connections >= 1, deadline - Date.now(), 200, "a new connection during the stall");
     // Stalled long enough that trades were emitted into the silence (the watchdog replaces sockets meanwhile).
-    while ((await sim("/ws")).counters.trades_emitted < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await pollUntil(counters, (c) => c.trades_emitted >= 5, deadline - Date.now(), 200, "five trades emitted into the stall");
     await sim("/ws/faults", "DELETE");
     await expectComplete(await emittedIds(), "after a silent stall");
   }, 150_000);
@@ -142,11 +141,10 @@ describe("ingest worker (websockets → database → stream)", () => {
     const outageFrom = Math.floor(Date.now() / 1000);
     await sim("/ws/faults", "POST", { disconnect: true, refuse_ms: 4000 });
     // Reconnected once the refusal is over: count connections from the disconnect on.
-    const before = (await sim("/ws")).counters.connections;
-    const deadline = Date.now() + 60_000;
-    while ((await sim("/ws")).counters.connections <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const before = (await counters()).connections;
+    await pollUntil(counters, (c) => c.connections > before, 60_000, 200, "a reconnection after the refusal");
     const outageTo = Math.floor(Date.now() / 1000);
-    expect((await sim("/ws")).counters.disconnects).toBeGreaterThanOrEqual(1);
+    expect((await counters()).disconnects).toBeGreaterThanOrEqual(1);
     // Nothing was emitted while nobody was connected: those trades exist only on the REST tape.
     const tape = (await (await fetch(`${stack.sim.dataUrl}/trades?limit=1000`)).json()) as unknown[];
     const missed = tape.map((t) => TradeV1Schema.parse(t)).filter((t) => t.timestamp_s > outageFrom && t.timestamp_s < outageTo);

@@ -3,50 +3,39 @@
 // wallets, REST 5–9 s behind the block, the Data API's per-URL CDN cache): one tape row per real fill, the taker's,
 // across the live feed and the REST catch-up after a restart; drift (a renamed RTDS field) turns health unhealthy;
 // `-live` activity shows a fill despite the CDN cache. Real clock, in-memory database (docs/stream.md).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { Db } from "@/lib/db/client";
-import type { Worker } from "@/lib/stream/ingest/worker";
-import type { Simulator } from "@/sim/polymarket";
 import type { Trade } from "@/sim/polymarket/flow";
 import { pollUntil } from "../../helpers/poll";
+import { workerOverSimulator } from "../../helpers/worker-over-simulator";
 
 const N = 30;
 const REALITY = { rtdsMakerRows: true, rtdsEarlyShare: 0.77, checksumWallets: true, restLag: true, cdnCache: true };
 
-let sim: Simulator;
-let db: Db;
-let closeDb: () => Promise<void>;
-let worker: Worker | null = null;
-let startWorker: typeof import("@/lib/stream/ingest/worker").startWorker;
-
-const simControl = (path: string, method = "GET", body?: unknown) =>
-  fetch(`${sim.url}/__sim${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
-
-const passes = async () =>
-  (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM sampler_runs WHERE trigger = 'loop' AND status = 'ok'`))[0].n;
-
-async function startAndWaitForPass(): Promise<Worker> {
-  const before = await passes();
-  const w = startWorker({ samplerIntervalS: 3600 });
-  await pollUntil(passes, (n) => n > before, 120_000, 250);
+// The small world: what is tested is one burst's fills in the busiest markets, not how many markets there are.
+const w = workerOverSimulator({
+  sim: { seed: 5, scale: "small", reality: REALITY },
+  env: { WORKER_MIN_VOLUME_24H_USD: "0", WORKER_CONNECT_INTERVAL_MS: "20" },
   // The worker first lists the markets to subscribe 2 s after its start, maybe while its first pass is still writing
   // them, and then once a minute: list them again now that the pass is in, and wait until every open market's tokens
   // are subscribed and their first books read, so that no fill lands in a market not yet subscribed and no late book
   // dump passes for the books that follow the fills.
-  await w.subscriptions.refresh();
-  const tokens = (
-    await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM outcomes o JOIN markets m ON m.id = o.market_id WHERE m.open`)
-  )[0].n;
-  await pollUntil(
-    async () => w.stats(),
-    (st) => st.subscriptions.tokens >= tokens && st.book_frames >= tokens,
-    30_000,
-    100,
-    "every open market subscribed, with its first books",
-  );
-  return w;
-}
+  ready: async (worker, db) => {
+    await worker.subscriptions.refresh();
+    const tokens = (
+      await db.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM outcomes o JOIN markets m ON m.id = o.market_id WHERE m.open`,
+      )
+    )[0].n;
+    await pollUntil(
+      async () => worker.stats(),
+      (st) => st.subscriptions.tokens >= tokens && st.book_frames >= tokens,
+      30_000,
+      100,
+      "every open market subscribed, with its first books",
+    );
+  },
+});
 
 /** Old keying (before this change): the fill id hashed the second, so RTDS's early stamp made a second row. */
 function oldKey(p: {
@@ -61,36 +50,13 @@ function oldKey(p: {
   return [p.transactionHash, p.asset, p.proxyWallet.toLowerCase(), p.side, p.size, p.price, p.timestamp].join("|");
 }
 
-beforeAll(async () => {
-  const { startSimulator } = await import("@/sim/polymarket");
-  // The small world: what is tested is one burst's fills in the busiest markets, not how many markets there are.
-  sim = await startSimulator({ seed: 5, scale: "small", reality: REALITY });
-  Object.assign(process.env, sim.env, {
-    POLYMARKET_CLOB_WS_URL: sim.clobWsUrl,
-    POLYMARKET_RTDS_URL: sim.rtdsUrl,
-    WORKER_MIN_VOLUME_24H_USD: "0",
-    WORKER_CONNECT_INTERVAL_MS: "20",
-  });
-  const client = await import("@/lib/db/client");
-  db = await client.getDb();
-  closeDb = client.closeDb;
-  startWorker = (await import("@/lib/stream/ingest/worker")).startWorker;
-  worker = await startAndWaitForPass();
-}, 180_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await closeDb?.();
-  await sim?.close();
-});
-
 describe("ingest worker against the live feeds as they really are", { shuffle: false }, () => {
   let burst: Trade[] = [];
   let txs: string[] = [];
 
   it("stores one row per real fill, the taker's, in lower case, across the live feed and a restart's REST catch-up", async () => {
     // A listener of our own on RTDS `trades` and `orders_matched`: what the old worker subscribed (both types).
-    const rtds = new WebSocket(sim.rtdsUrl);
+    const rtds = new WebSocket(w.sim.rtdsUrl);
     const heard: { type: string; payload: Parameters<typeof oldKey>[0] }[] = [];
     rtds.on("message", (raw) => {
       const text = raw.toString();
@@ -110,15 +76,15 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
       }),
     );
 
-    const booksBefore = worker!.stats().book_frames;
+    const booksBefore = w.worker!.stats().book_frames;
     // The fills start in the next second (our listener is subscribed already) and span two.
     const at = Math.floor(Date.now() / 1000) + 1;
-    sim.burst(N, { atSec: at, spreadSec: 2 });
-    burst = sim.flow.query({ markets: null, takerOnly: true, since: at, until: at + 2, need: 1_000_000 }).filter((t) => t.kind === 2);
+    w.sim.burst(N, { atSec: at, spreadSec: 2 });
+    burst = w.sim.flow.query({ markets: null, takerOnly: true, since: at, until: at + 2, need: 1_000_000 }).filter((t) => t.kind === 2);
     expect(burst.length).toBe(N);
-    txs = burst.map((t) => sim.flow.txHash(t));
+    txs = burst.map((t) => w.sim.flow.txHash(t));
     const count = async () =>
-      (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM trades WHERE tx_hash = ANY($1::text[])`, txs))[0].n;
+      (await w.db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM trades WHERE tx_hash = ANY($1::text[])`, txs))[0].n;
 
     // Live: every fill heard on `orders_matched` and stored.
     await pollUntil(count, (n) => n >= N, 30_000);
@@ -126,7 +92,7 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
     // Each fill's last_trade_price found its activity row by transaction hash, and was followed by its token's book
     // (docs: market-channel), which the worker read as the top of book.
     const live = await pollUntil(
-      async () => worker!.stats(),
+      async () => w.worker!.stats(),
       (st) => st.book_frames - booksBefore >= N && st.matched_by_tx >= N,
       10_000,
     );
@@ -140,24 +106,24 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
     ).toBe(true);
 
     // Restart: the REST tape (5–9 s behind, behind a CDN) is read back by the new worker's first pass.
-    await worker!.stop();
-    worker = null;
+    await w.worker!.stop();
+    w.worker = null;
     const restShows = async () => {
-      const res = await fetch(`${sim.dataUrl}/v2/trades?limit=1000&_=${Date.now()}`);
+      const res = await fetch(`${w.sim.dataUrl}/v2/trades?limit=1000&_=${Date.now()}`);
       const body = (await res.json()) as { data: { transaction_hash: string; proxy_wallet: string; timestamp: number }[] };
       return body.data.filter((r) => txs.includes(r.transaction_hash));
     };
     const rest = await pollUntil(restShows, (rows) => rows.length >= N, 30_000, 500);
-    worker = await startAndWaitForPass();
+    await w.startWorker();
 
-    const rows = await db.$queryRawUnsafe<{ tx_hash: string; wallet: string; side: string; shares: number }[]>(
+    const rows = await w.db.$queryRawUnsafe<{ tx_hash: string; wallet: string; side: string; shares: number }[]>(
       `SELECT tx_hash, wallet, side, shares FROM trades WHERE tx_hash = ANY($1::text[])`,
       txs,
     );
     expect(rows.length, "rows for the burst after the REST catch-up").toBe(N);
     for (const t of burst) {
-      const row = rows.find((r) => r.tx_hash === sim.flow.txHash(t))!;
-      expect(row.wallet).toBe(sim.world.wallet(t.wallet).address.toLowerCase());
+      const row = rows.find((r) => r.tx_hash === w.sim.flow.txHash(t))!;
+      expect(row.wallet).toBe(w.sim.world.wallet(t.wallet).address.toLowerCase());
       expect(row.side).toBe(t.side);
       expect(row.shares).toBe(t.size);
     }
@@ -166,10 +132,10 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
     const oldIds = new Set([
       ...burstRows.map((h) => oldKey(h.payload)),
       ...rest.map((r) => {
-        const t = burst.find((b) => sim.flow.txHash(b) === r.transaction_hash)!;
+        const t = burst.find((b) => w.sim.flow.txHash(b) === r.transaction_hash)!;
         return oldKey({
           transactionHash: r.transaction_hash,
-          asset: sim.world.markets[t.market].tokenIds[t.outcome],
+          asset: w.sim.world.markets[t.market].tokenIds[t.outcome],
           proxyWallet: r.proxy_wallet,
           side: t.side,
           size: t.size,
@@ -186,18 +152,18 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
 
   it("-live market activity shows a fill as soon as the REST tape has it, despite the CDN's per-URL cache", async () => {
     const { getMarketActivityLive } = await import("@/lib/predmkt/live");
-    const busiest = sim.summary().samples.busiest_markets[0];
-    const market = sim.world.markets.find((m) => m.id === busiest.id)!;
+    const busiest = w.sim.summary().samples.busiest_markets[0];
+    const market = w.sim.world.markets.find((m) => m.id === busiest.id)!;
     // The naive URL is stuck in the CDN: the page it cached now is what it answers for the next 300 s.
-    const naive = `${sim.dataUrl}/trades?market=${market.conditionId}&limit=500&takerOnly=true`;
+    const naive = `${w.sim.dataUrl}/trades?market=${market.conditionId}&limit=500&takerOnly=true`;
     await fetch(naive);
     // Then a fill reaches the REST tape: its block 15 s ago, past the 5–9 s lag (a fill that just became visible).
     const at = Math.floor(Date.now() / 1000) - 15;
-    sim.burst(1, { atSec: at, spreadSec: 1, market: market.index });
-    const fill = sim.flow
+    w.sim.burst(1, { atSec: at, spreadSec: 1, market: market.index });
+    const fill = w.sim.flow
       .query({ markets: [market.index], takerOnly: true, since: at, until: at, need: 1_000_000 })
       .find((x) => x.kind === 2)!;
-    const tx = sim.flow.txHash(fill);
+    const tx = w.sim.flow.txHash(fill);
     const fresh = (await (await fetch(`${naive}&_=${Date.now()}`)).json()) as { transactionHash: string }[];
     expect(fresh.map((r) => r.transactionHash)).toContain(tx);
     const stuck = await fetch(naive);
@@ -215,9 +181,9 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
     // Built fresh on every call (no 5 s report cache): the poll below sees the failures as they are counted.
     const report = () => healthReport(Date.now(), 0);
     expect((await report()).upstream.live_feeds?.healthy ?? true).toBe(true);
-    await simControl("/ws/faults", "POST", { rename_rtds_field: { from: "proxyWallet", to: "proxy_wallet_v2" } });
+    await w.simControl("/ws/faults", "POST", { rename_rtds_field: { from: "proxyWallet", to: "proxy_wallet_v2" } });
     try {
-      sim.burst(40, { atSec: Math.floor(Date.now() / 1000) + 1, spreadSec: 3 });
+      w.sim.burst(40, { atSec: Math.floor(Date.now() / 1000) + 1, spreadSec: 3 });
       const unhealthy = await pollUntil(report, (h) => h.upstream.live_feeds?.healthy === false, 30_000, 200);
       expect(unhealthy.status).toBe("degraded");
       const rtds = unhealthy.upstream.live_feeds!.feeds.find((f) => f.feed === "rtds")!;
@@ -226,7 +192,7 @@ describe("ingest worker against the live feeds as they really are", { shuffle: f
       expect(matched.failed).toBeGreaterThanOrEqual(10);
       expect(matched.last_failure).toMatch(/proxyWallet/);
     } finally {
-      await simControl("/ws/faults", "DELETE");
+      await w.simControl("/ws/faults", "DELETE");
     }
   }, 60_000);
 });
