@@ -5,6 +5,7 @@
 import { performance } from "node:perf_hooks";
 import { PGlite } from "@electric-sql/pglite";
 import { benchOracleContext, benchOracleScale, pairByLogOrder } from "./lib/oracle-world";
+import { disputeAnswers, disputeAnswersText } from "./lib/oracle-answers";
 
 export interface BenchRow {
   section: string;
@@ -64,15 +65,10 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     const rounds = (await service.getOracleRounds(ctx)).body;
     const summary = (await service.getOracleSummary(ctx)).body;
     const scaledRows = disputes.data.filter((d) => d.title?.startsWith("Scaled "));
+    // Every kind the world seeded: the bridged disputes and the neg-risk and sports ones on Polygon only (no DVM link).
     const check = {
-      disputes_listed: scaledRows.length,
-      disputes_seeded: world.disputes,
+      ...disputeAnswers(scaledRows, world),
       degraded_rows: disputes.meta.degraded_rows,
-      legacy_rows: scaledRows.filter((d) => d.dvm?.ancillary_form === "legacy").length,
-      compressed_rows: scaledRows.filter((d) => d.dvm?.ancillary_form === "compressed").length,
-      deleted_rows: scaledRows.filter((d) => d.dvm?.status === "deleted").length,
-      rolled_rows: scaledRows.filter((d) => d.roll_count > 0).length,
-      distinct_dvm_requests: new Set(scaledRows.map((d) => d.dvm?.request_id)).size,
       voters: voters.data.length,
       stale_stakes: voters.meta.stale_stakes,
       rounds_listed: rounds.data.length,
@@ -179,7 +175,7 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     const isScaled = (d: { title: string | null }) => d.title?.startsWith("Scaled ") ?? false;
     const byOldRule = (await loadDisputes(ctx, heads, chainNow.rollCounts, await pairByLogOrder())).disputes.filter(isScaled);
     const pairing = {
-      seeded: world.disputes,
+      seeded: world.expected.length,
       rows_before: byOldRule.length,
       rows_after: scaledRows.length,
       before_rows_without_dvm_link: byOldRule.filter((d) => d.dvm === null).length,
@@ -251,7 +247,7 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     rows.push({
       section: "oracle",
       figure: "mainnet-scale world (seeded)",
-      value: `${world.disputes} disputes (${world.forms.legacy} legacy, ${world.forms.compressed} compressed, ${world.disputedTwice} second disputes), ${world.reveals} reveals over ${world.revealRounds} rounds, ${world.stakers} stakers (${world.stakersFarBehind} far behind), seeded in ${(world.seedMs / 1000).toFixed(0)} s`,
+      value: `${world.disputes} bridged disputes (${world.forms.legacy} legacy, ${world.forms.compressed} compressed, ${world.disputedTwice} second disputes) + ${world.negRisk.length} neg-risk and ${world.games.length} sports on Polygon only, ${world.reveals} reveals over ${world.revealRounds} rounds, ${world.stakers} stakers (${world.stakersFarBehind} far behind), seeded in ${(world.seedMs / 1000).toFixed(0)} s`,
       database: label,
     });
     rows.push({
@@ -265,7 +261,7 @@ export async function oracleBench(progress: (line: string) => void, rows: BenchR
     rows.push({
       section: "oracle",
       figure: "answers vs the seeded world",
-      value: `${check.disputes_listed}/${check.disputes_seeded} disputes (${check.degraded_rows} degraded rows, ${check.distinct_dvm_requests} distinct DVM requests), ${check.voters} voters (${check.stale_stakes} stale), ${check.rounds_listed} rounds listed`,
+      value: `${disputeAnswersText(check, check.degraded_rows)}, ${check.voters} voters (${check.stale_stakes} stale), ${check.rounds_listed} rounds listed`,
       database: label,
     });
     for (const [name, w] of Object.entries(warm)) {

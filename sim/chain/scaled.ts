@@ -46,10 +46,11 @@ export const MAINNET_SCALE: ScaledWorldOptions = {
 export type ScaledStatus = "dvm_resolved" | "queued" | "voting" | "deleted" | "disputed";
 
 export interface ScaledWorld {
+  /** The standard disputes, each bridged to a DVM request; the neg-risk and sports ones (Polygon only) are not counted. */
   disputes: number;
   disputedTwice: number;
   forms: { legacy: number; compressed: number };
-  /** What /disputes must answer for each seeded dispute: one row each, keyed by title and request time. */
+  /** What /disputes must answer for each seeded dispute, of every kind: one row each, keyed by title and request time. */
   expected: { title: string; requestedAt: string; status: ScaledStatus; rollCount: number }[];
   /** The neg-risk questions and their market's condition (null: no operator prepared it), and the sports games'. */
   negRisk: { questionId: Hex; conditionId: Hex | null }[];
