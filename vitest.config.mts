@@ -47,7 +47,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/helpers/build-once.ts"],
+          // The production build once, and the migrated embedded database every test server starts from.
+          globalSetup: ["tests/helpers/build-once.ts", "tests/helpers/pglite-template.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // Each file starts its own server(s); two at a time is what 2 cores take.

@@ -139,6 +139,10 @@ else
   npx vitest run --project integration
 fi
 if [ -f playwright.config.ts ]; then
+  # CI installs Chromium in the background (.ci/run); wait for that install to end, at most 10 minutes.
+  if [ -n "${CHROMIUM_INSTALL_DONE:-}" ]; then
+    for _ in $(seq 600); do [ -e "$CHROMIUM_INSTALL_DONE" ] && break; sleep 1; done
+  fi
   if command -v "${CHROMIUM_PATH:-chromium}" >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
     begin "browser tests"
     # The demo stack serves the integration phase's production build (same sources, stamped with their hash), so

@@ -1,10 +1,11 @@
 // Starts the real production server (next start) for integration tests, each with its own data directory.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { freePort } from "../../scripts/lib/net";
+import { pgliteTemplatePath } from "./pglite-template";
 import { pollUntil } from "./poll";
 
 export { freePort };
@@ -21,7 +22,26 @@ export interface RunningApp {
   stop: () => Promise<void>;
 }
 
-export async function startApp(options: { env?: Record<string, string | undefined>; dataDir?: string } = {}): Promise<RunningApp> {
+/**
+ * A server on a new embedded database starts from the migrated template the unit tests use (pglite-template.ts),
+ * unpacked where the server will look for it: initdb and the migrations were about 6 s of a core per server start,
+ * some 35 starts a run (docs/testing.md "CI time"). The server still applies any migration the template lacks.
+ */
+function seedEmbeddedDatabase(dir: string): void {
+  const template = pgliteTemplatePath(ROOT);
+  if (existsSync(dir) || !existsSync(template)) return;
+  mkdirSync(dir, { recursive: true });
+  execFileSync("tar", ["-xf", template, "-C", dir], { stdio: "ignore" });
+}
+
+export async function startApp(
+  options: {
+    env?: Record<string, string | undefined>;
+    dataDir?: string;
+    /** initdb and every migration at start, as on a new install (the default starts from the migrated template). */
+    freshDatabase?: boolean;
+  } = {},
+): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "predmkt-app-"));
   const ownsDataDir = !options.dataDir;
@@ -37,6 +57,9 @@ export async function startApp(options: { env?: Record<string, string | undefine
     NODE_ENV: "production",
   });
   if (options.env?.PGLITE_DIR) env.PGLITE_DIR = options.env.PGLITE_DIR;
+  if (!env.DATABASE_URL && !env.PGLITE_DIR && !options.freshDatabase) seedEmbeddedDatabase(path.join(env.DATA_DIR, "pglite"));
+  // Node 22+ keeps the compiled code of the server's modules here between starts (ignored by Node 20).
+  env.NODE_COMPILE_CACHE ??= path.join(ROOT, ".data", "test", "node-compile-cache");
   let output = "";
   const child: ChildProcess = spawn(
     process.execPath,

@@ -26,7 +26,8 @@ beforeAll(async () => {
   chmodSync(dataDir, 0o755);
   writeFileSync(path.join(dataDir, "left-behind.json"), "{}");
   chmodSync(path.join(dataDir, "left-behind.json"), 0o644);
-  app = await startApp({ dataDir, env: { PGLITE_DIR: undefined } });
+  // A new install: initdb and the migrations create every file, as they would on a user's machine.
+  app = await startApp({ dataDir, env: { PGLITE_DIR: undefined }, freshDatabase: true });
   // A key written through the bridge, so the database has written key hashes (and WAL) by the time modes are read.
   await createTestKey(app, "starter");
 }, 180_000);
