@@ -207,11 +207,12 @@ const EnvSchema = z.object({
   WORKER_MAX_ASSETS_PER_SOCKET: int(500, 1, 5000),
   // The market channel's subscription rule (docs/stream.md, "Which markets the worker subscribes"): open markets with at
   // least this 24 h volume (USD), the busiest first, at most WORKER_MAX_TOKENS tokens on at most WORKER_MAX_SOCKETS
-  // sockets, opened one every WORKER_CONNECT_INTERVAL_MS.
+  // sockets, opened one every WORKER_CONNECT_INTERVAL_MS; the rule is read again every WORKER_SUBSCRIPTIONS_REFRESH_S.
   WORKER_MIN_VOLUME_24H_USD: int(1000, 0),
   WORKER_MAX_TOKENS: int(20_000, 0, 1_000_000),
   WORKER_MAX_SOCKETS: int(60, 1, 1000),
   WORKER_CONNECT_INTERVAL_MS: int(250, 0, 60_000),
+  WORKER_SUBSCRIPTIONS_REFRESH_S: int(60, 1, 3600),
   STREAM_MAX_DURATION_S: int(300, 5, 86_400),
   STREAM_HEARTBEAT_S: int(15, 1, 300),
   STREAM_RETRY_MS: int(2000, 100, 600_000),

@@ -19,7 +19,6 @@ import type { ResilientSocket } from "./socket";
 
 export const NEW_MARKET_GRACE_MS = 60 * 60_000;
 export const MIN_ASSETS_PER_SOCKET = 25;
-const REFRESH_MS = 60_000;
 /** Until the first sampler pass has listed open markets there is nothing to subscribe: look again soon. */
 const FIRST_LOOK_MS = 2_000;
 const DROPPED_KEEP_MS = 6 * 60 * 60_000;
@@ -101,7 +100,8 @@ export class MarketSubscriptions {
   start(): void {
     const schedule = () => {
       if (this.stopped) return;
-      this.timer = setTimeout(() => void this.refresh().finally(schedule), this.socketOf.size ? REFRESH_MS : FIRST_LOOK_MS);
+      const wait = this.socketOf.size ? env.WORKER_SUBSCRIPTIONS_REFRESH_S * 1000 : FIRST_LOOK_MS;
+      this.timer = setTimeout(() => void this.refresh().finally(schedule), wait);
       this.timer.unref?.();
     };
     void this.refresh().finally(schedule);

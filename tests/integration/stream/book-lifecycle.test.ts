@@ -20,12 +20,15 @@ describe("book and lifecycle through the worker", () => {
     fetch(`${stack.app.url}${path}`, { headers: { authorization: `Bearer ${stack.key}` } }).then((r) => r.json());
   /** Tokens the worker has subscribed, as the simulator's market channel sees them. */
   const subscribed = async () => new Set((await sim("/ws")).subscribed_assets as string[]);
-  /** Waits until the worker subscribes both tokens of this market (its set is re-read every minute). */
+  /** Waits until the worker subscribes both tokens of this market (its set is re-read every 3 s here). */
   const awaitSubscribed = (tokens: string[]) =>
     pollUntil(subscribed, (set) => tokens.every((t) => set.has(t)), 90_000, 500, "the market's tokens subscribed");
 
   beforeAll(async () => {
-    stack = await startStack({ chains: false, env: { WORKER_IN_SERVER: "true", SAMPLER_INTERVAL_S: "3600" } });
+    stack = await startStack({
+      chains: false,
+      env: { WORKER_IN_SERVER: "true", SAMPLER_INTERVAL_S: "3600", WORKER_SUBSCRIPTIONS_REFRESH_S: "3" },
+    });
     stack.sim.setReality({ rtdsTiming: true, rtdsMakerRows: true, rtdsEarlyShare: 0.77, checksumWallets: true });
     await pollUntil(
       () => api("/api/predmkt/trades?limit=1"),
