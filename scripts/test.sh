@@ -28,10 +28,8 @@ kill_tree() {
 summary() {
   local status=$?
   local failed="$CURRENT_PHASE"
-  # A phase that failed leaves no background work behind (the production build made beside the unit tests, the
-  # browser tests beside the integration tests).
+  # A phase that failed leaves no background work behind (the production build made beside the unit tests).
   if [ -n "${BUILD_PID:-}" ] && kill -0 "$BUILD_PID" 2>/dev/null; then kill_tree "$BUILD_PID"; fi
-  if [ -n "${BROWSER_PID:-}" ] && kill -0 "$BROWSER_PID" 2>/dev/null; then kill_tree "$BROWSER_PID"; fi
   end_phase
   echo
   echo "== phase times (load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a))"
@@ -123,52 +121,6 @@ await_build() {
   rm -rf "$BUILD_DIR"
   if [ "$rc" -ne 0 ]; then return 1; fi
 }
-# The browser tests (the demo stack on the machine's Node, one Chromium) run beside the integration tests once the
-# build they share is made: each phase alone leaves part of a core idle, and the browser phase was 2 minutes at the
-# end of the suite. Their output and time are printed when both have finished; a failure of either fails the suite.
-BROWSER_DIR=""
-start_browser_tests() {
-  [ -f playwright.config.ts ] || return 0
-  BROWSER_DIR=$(mktemp -d)
-  (
-    started=$(date +%s)
-    set +e
-    # CI installs Chromium in the background (.ci/run); wait for that install to end, at most 10 minutes.
-    if [ -n "${CHROMIUM_INSTALL_DONE:-}" ]; then
-      for _ in $(seq 600); do [ -e "$CHROMIUM_INSTALL_DONE" ] && break; sleep 1; done
-    fi
-    if command -v "${CHROMIUM_PATH:-chromium}" >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
-      # The demo stack serves the integration phase's production build (same sources, stamped with their hash), so
-      # the suite builds the app once, not twice.
-      NEXT_DIST_DIR=.next-test npx playwright test >"$BROWSER_DIR/log" 2>&1
-      rc=$?
-    elif [ "${REQUIRE_E2E:-0}" = "1" ]; then
-      echo "Chromium is required for the browser tests (apt-get install -y chromium)" >"$BROWSER_DIR/log"
-      rc=1
-    else
-      echo "browser tests skipped: no Chromium (apt-get install -y chromium to run them)" >"$BROWSER_DIR/log"
-      rc=0
-    fi
-    echo "$rc $(($(date +%s) - started))" >"$BROWSER_DIR/rc"
-  ) &
-  BROWSER_PID=$!
-}
-await_browser_tests() {
-  [ -n "$BROWSER_DIR" ] || return 0
-  wait "$BROWSER_PID" || true
-  local rc took
-  read -r rc took <"$BROWSER_DIR/rc"
-  echo "== browser tests (beside the integration tests): exit $rc, ${took}s"
-  cat "$BROWSER_DIR/log"
-  PHASE_TIMES+=("$(printf '%6ss    %s' "$took" "browser tests, beside the integration tests")")
-  rm -rf "$BROWSER_DIR"
-  BROWSER_DIR=""
-  if [ "$rc" -ne 0 ]; then
-    CURRENT_PHASE="browser tests"
-    PHASE_STARTED=$(date +%s)
-    return 1
-  fi
-}
 if [ "${CI:-}" = "true" ]; then
   head=$(git rev-parse HEAD 2>/dev/null || true)
   if [ -n "$head" ]; then seed=$((16#${head:0:7})); else seed=$((RANDOM * 32768 + RANDOM)); fi
@@ -176,17 +128,31 @@ if [ "${CI:-}" = "true" ]; then
   npx vitest run --project unit --sequence.shuffle --sequence.seed="$seed"
   end_phase
   await_build
-  start_browser_tests
-  begin "integration tests (Node 24; the browser tests beside them)"
+  begin "integration tests (Node 24)"
   node24 run --project integration
 else
   begin "unit tests"
   npx vitest run --project unit
   end_phase
   await_build
-  start_browser_tests
-  begin "integration tests (the browser tests beside them)"
+  begin "integration tests"
   npx vitest run --project integration
 fi
+if [ -f playwright.config.ts ]; then
+  # CI installs Chromium in the background (.ci/run); wait for that install to end, at most 10 minutes.
+  if [ -n "${CHROMIUM_INSTALL_DONE:-}" ]; then
+    for _ in $(seq 600); do [ -e "$CHROMIUM_INSTALL_DONE" ] && break; sleep 1; done
+  fi
+  if command -v "${CHROMIUM_PATH:-chromium}" >/dev/null 2>&1 || [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+    begin "browser tests"
+    # The demo stack serves the integration phase's production build (same sources, stamped with their hash), so
+    # the suite builds the app once, not twice.
+    NEXT_DIST_DIR=.next-test npx playwright test
+  elif [ "${REQUIRE_E2E:-0}" = "1" ]; then
+    echo "Chromium is required for the browser tests (apt-get install -y chromium)" >&2
+    exit 1
+  else
+    echo "== browser tests skipped: no Chromium (apt-get install -y chromium to run them)"
+  fi
+fi
 end_phase
-await_browser_tests
