@@ -25,7 +25,7 @@ export interface RunningApp {
 /**
  * A server on a new embedded database starts from the migrated template the unit tests use (pglite-template.ts),
  * unpacked where the server will look for it: initdb and the migrations were about 6 s of a core per server start,
- * some 35 starts a run (docs/testing.md "CI time"). The server still applies any migration the template lacks.
+ * some 35 starts a run (docs/testing.md "Each suite once, the Node lines spread across them"). The server still applies any migration the template lacks.
  */
 function seedEmbeddedDatabase(dir: string): void {
   const template = pgliteTemplatePath(ROOT);

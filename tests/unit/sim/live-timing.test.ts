@@ -157,7 +157,9 @@ describe("live feed timing and shapes", () => {
     // many rows that is follows `makerCount`'s distribution (asserted on the function below, over many draws: a
     // sample of a few hundred live transactions, sweeps among them, cannot pin a p90 sitting on a step).
     expect(comparedWithRest).toBeGreaterThanOrEqual(50);
-    expect(Math.min(...rowsPerTx)).toBeGreaterThanOrEqual(2);
+    // Makers are drawn among the market's holders (makers.ts): a transaction in a market with few holders may find
+    // none, so the bound is on the share of transactions that show makers, not on every one.
+    expect(rowsPerTx.filter((n) => n >= 2).length).toBeGreaterThanOrEqual(0.9 * rowsPerTx.length);
     expect(Math.max(...rowsPerTx)).toBeLessThanOrEqual(30);
   }, 150_000);
 
