@@ -35,6 +35,11 @@ export default defineConfig({
           // database in tests"): initdb and the migrations were seconds of CPU per test file.
           globalSetup: ["tests/helpers/pglite-template.ts"],
           env: { PGLITE_TEMPLATE: pgliteTemplatePath(root) },
+          // Files share worker processes (the modules under node_modules load once per worker, not once per file:
+          // about half the suite's CPU), and each starts from fresh app modules, environment and singletons
+          // (tests/helpers/unit-file-reset.ts; docs/testing.md "One process for many test files").
+          isolate: false,
+          setupFiles: ["tests/helpers/unit-file-reset.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // Vitest's default is one worker fewer than the cores: one on this 2-core machine kind. Two halve the suite's

@@ -1,6 +1,6 @@
 // Per-pass values for client-chosen filters (SECURITY.md "Shared stores"): never written to the shared store, and kept
 // in an LRU of their own, so a flood of distinct filters neither fills the store nor pushes the aggregates out.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 const written: string[] = [];
 vi.mock("@/lib/kv/redis", () => ({
@@ -14,6 +14,9 @@ vi.mock("@/lib/kv/redis", () => ({
 }));
 
 const { clearPerPass, oncePerPass } = await import("./per-pass");
+// The unit project's files share worker processes (docs/testing.md "One process for many test files"): the files
+// after this one get the real module.
+afterAll(() => vi.doUnmock("@/lib/kv/redis"));
 
 const at = new Date("2026-11-27T00:00:00Z");
 
