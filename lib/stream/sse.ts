@@ -300,6 +300,8 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
   // `waiting` for the hub's pacer, and while it does not (write() said so) for its `drain`.
   const writeTo = (response: ServerResponse) => {
     pulled = true;
+    // Destroyed before Next let go of it (the client left while the route ran): the stream is over.
+    if (response.destroyed) return gone();
     let blocked = false;
     const out = () => {
       if (response.destroyed) return;
