@@ -9,6 +9,9 @@
 // It also caps request bodies while they stream in, before Next buffers them (scripts/lib/body-cap.mjs): 413 at the
 // cap, 408 for a body that does not arrive in time, each closing its connection lingering (SECURITY.md).
 //
+// And it lets the app write a long-lived body (the live stream) straight to Node's response once Next has answered its
+// status and headers, instead of as a web stream Next pipes for the body's whole life (scripts/lib/take-body.mjs).
+//
 // A launcher, not application code: it reads only PORT, HOST, MAX_BODY_BYTES and BODY_TIMEOUT_MS (validated again by
 // lib/env.ts inside Next).
 import { randomBytes } from "node:crypto";
@@ -17,6 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { bodyTimeoutMs, capBodies, maxBodyBytes } from "./lib/body-cap.mjs";
+import { createBodyHandOff } from "./lib/take-body.mjs";
 
 const PEER_HEADER = "x-predmkt-peer";
 const PEER_PROOF_HEADER = "x-predmkt-peer-proof";
@@ -28,6 +32,11 @@ const hostname = process.env.HOST || "127.0.0.1";
 
 const proof = randomBytes(32).toString("base64url");
 /** @type {{ __predmktPeerProof?: string }} */ (globalThis).__predmktPeerProof = proof;
+
+// A long-lived body (the live stream) is written by the app straight to Node's response instead of as a web stream
+// that Next pipes (scripts/lib/take-body.mjs, docs/stream.md "Memory").
+const handOff = createBodyHandOff();
+/** @type {{ __predmktTakeBody?: typeof handOff.takeBody }} */ (globalThis).__predmktTakeBody = handOff.takeBody;
 
 const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();
@@ -44,7 +53,7 @@ capBodies(
       request.headers[PEER_HEADER] = peer;
       request.headers[PEER_PROOF_HEADER] = proof;
     }
-    void handle(request, response);
+    handOff.run(response, () => void handle(request, response));
   },
   { maxBytes: maxBodyBytes(), timeoutMs: bodyTimeoutMs() },
 );

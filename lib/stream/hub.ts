@@ -120,6 +120,7 @@ class Hub {
       cpu = process.cpuUsage();
       cpuAt = performance.now();
       if (this.subscribers.size) {
+        const memory = process.memoryUsage();
         log.info("stream hub", {
           streams: this.subscribers.size,
           filters: this.groups.size,
@@ -130,7 +131,12 @@ class Hub {
           event_loop_delay_p50_ms: Math.round(delay.percentile(50) / 1e4) / 100,
           event_loop_delay_p99_ms: Math.round(delay.percentile(99) / 1e4) / 100,
           cpu_percent: Math.round(((used.user + used.system) / 1000 / wall) * 1000) / 10,
-          rss_mb: Math.round(process.memoryUsage().rss / 1e5) / 10,
+          // RSS split: the JS heap (used and reserved), memory outside it that JS objects hold (buffers), and the rest is
+          // native (sockets, parsers, the allocator's own overhead; docs/stream.md "Memory").
+          rss_mb: Math.round(memory.rss / 1e5) / 10,
+          heap_used_mb: Math.round(memory.heapUsed / 1e5) / 10,
+          heap_total_mb: Math.round(memory.heapTotal / 1e5) / 10,
+          external_mb: Math.round(memory.external / 1e5) / 10,
         });
       }
       delivered = this.delivered;

@@ -3,6 +3,7 @@
 // replay wait in a buffer and only those past the replay's last cursor are sent). Heartbeat comments keep proxies
 // from closing an idle connection; the stream ends cleanly after STREAM_MAX_DURATION_S so that platforms with a
 // function time limit (Vercel) end it on our terms, and the client reconnects with its cursor.
+import type { ServerResponse } from "node:http";
 import type { Tier } from "@/lib/auth/tiers";
 import { type Db, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
@@ -71,6 +72,13 @@ export interface OpenStreamOptions {
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * Set by the production entry (scripts/server.mjs): hands this request's Node response to `start` once Next has set the
+ * status and headers of a bodiless 200, so the body is written straight to it (docs/stream.md "Memory"). Unset in
+ * process (tests) and on Vercel: the body is then a web stream.
+ */
+const globalForBody = globalThis as unknown as { __predmktTakeBody?: (start: (response: ServerResponse) => void) => boolean };
 
 export async function openStream(options: OpenStreamOptions): Promise<Response> {
   const { filter } = options;
@@ -279,20 +287,54 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     log.warn("stream replay failed", errorFields(error));
     close("error");
   });
-  // One pull-only body (highWaterMark 0): it asks only when its reader does, so a first pull proves that someone reads
-  // it, and nothing is buffered but the stream's own queue. A pull takes the whole queue, or waits for the hub's
-  // pacer to say there is something (docs/stream.md "Fan-out").
+  // The queue as one chunk (a pull or a write takes all of it).
+  const takeQueue = () => {
+    const chunk = queue.length === 1 ? queue[0] : Buffer.concat(queue);
+    queue = [];
+    queuedBytes = 0;
+    return chunk;
+  };
+
+  // Under scripts/server.mjs: the body is written straight to Node's response, with the same pacing and bound as the
+  // web stream below (docs/stream.md "Memory"). `out` writes what is queued; while the socket takes more it waits as
+  // `waiting` for the hub's pacer, and while it does not (write() said so) for its `drain`.
+  const writeTo = (response: ServerResponse) => {
+    pulled = true;
+    // Destroyed before Next let go of it (the client left while the route ran): the stream is over.
+    if (response.destroyed) return gone();
+    let blocked = false;
+    const out = () => {
+      if (response.destroyed) return;
+      if (queue.length && !response.write(takeQueue())) {
+        blocked = true;
+        return;
+      }
+      if (closed) {
+        if (!response.writableEnded) response.end();
+        return;
+      }
+      waiting = out;
+    };
+    response.on("drain", () => {
+      if (!blocked) return;
+      blocked = false;
+      out();
+    });
+    // The client went away (or the response failed): nothing more will be read.
+    response.once("close", gone);
+    out();
+  };
+  if (globalForBody.__predmktTakeBody?.(writeTo)) return new Response(null, { status: 200, headers: SSE_HEADERS });
+
+  // Elsewhere one pull-only body (highWaterMark 0): it asks only when its reader does, so a first pull proves that
+  // someone reads it, and nothing is buffered but the stream's own queue. A pull takes the whole queue, or waits for
+  // the hub's pacer to say there is something (docs/stream.md "Fan-out").
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(c) {
         pulled = true;
         while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (waiting = resolve));
-        if (queue.length) {
-          const chunk = queue.length === 1 ? queue[0] : Buffer.concat(queue);
-          queue = [];
-          queuedBytes = 0;
-          c.enqueue(chunk);
-        }
+        if (queue.length) c.enqueue(takeQueue());
         if (closed) c.close();
       },
       cancel() {
