@@ -2,13 +2,17 @@
 // (withApi and everything under it) called in process with a signed gateway header, on PostgreSQL.
 //   setup:   npx tsx bench/history-probe.ts setup    (demo world, one pass, 31 days of history into predmkt_probe_sl)
 //   measure: npx tsx bench/history-probe.ts measure  (sequential and 10 in flight; PROBE_PROF=1 adds a CPU profile)
+//   server:  npx tsx bench/history-probe.ts server   (the production server on that database: history 30d of a random
+//            market beside its floor, /api/ping and a keyed 404, in turns, 10 connections; PROBE_SECONDS per target,
+//            default 8; PROBE_PROF=<dir> adds the server's CPU profile of each target's runs, bench/lib/cpu-profile.mjs)
 //   drop:    npx tsx bench/history-probe.ts drop
+//   PROBE_DB names the database (default predmkt_probe_sl).
 import os from "node:os";
 import path from "node:path";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 
-const DB = "predmkt_probe_sl";
+const DB = process.env.PROBE_DB ?? "predmkt_probe_sl"; // PROBE_DB: another name, so two probes on one server do not share a database
 const ADMIN = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const url = Object.assign(new URL(ADMIN), { pathname: `/${DB}` }).toString();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "probe-"));
@@ -107,6 +111,174 @@ async function measure() {
   process.exit(0);
 }
 
+/** CPU time (user + system, ms) of a process and its children so far (/proc; the server may fork). */
+function serverCpuMs(pid: number, part: "all" | "system" | "main" = "all"): number {
+  const tick = 1000 / 100; // USER_HZ
+  const of = (p: number): number => {
+    try {
+      // "main": the JavaScript thread alone (/proc/<pid>/task/<pid>), without V8's GC helpers and libuv's pool.
+      const stat = part === "main" ? `/proc/${p}/task/${p}/stat` : `/proc/${p}/stat`;
+      const fields = readFileSync(stat, "utf8").split(") ")[1].split(" ");
+      const own = ((part === "system" ? 0 : Number(fields[11])) + Number(fields[12])) * tick; // utime, stime
+      const kids = existsSync(`/proc/${p}/task/${p}/children`)
+        ? readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
+        : [];
+      return own + kids.reduce((sum, k) => sum + of(k), 0);
+    } catch {
+      return 0;
+    }
+  };
+  return of(pid);
+}
+
+/** Through the production server (`.next-bench`, built when the sources changed), the floor measured beside it. */
+async function server() {
+  const { ensureBuild, ROOT } = await import("../scripts/lib/build");
+  const processes = await import("./lib/processes");
+  const database = await import("./lib/database");
+  const { load, statusText } = await import("./lib/load");
+  // PROBE_DIST: another build directory (e.g. one per side of a before/after pair), built the same way.
+  const distDir = process.env.PROBE_DIST ?? ".next-bench";
+  ensureBuild(distDir, (l) => console.log(l));
+  const profDir = process.env.PROBE_PROF ? path.resolve(process.env.PROBE_PROF) : null;
+  const { pathToFileURL } = await import("node:url");
+  const srv = await processes.startServer(distDir, {
+    DATABASE_URL: url,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "probe-server-")),
+    JWT_SECRET: process.env.JWT_SECRET!,
+    CRON_SECRET: process.env.CRON_SECRET!,
+    RATE_LIMIT_ENTERPRISE: "1000000000", // the limiter stays in the path; only its limit is raised, as in bench/run.ts
+    ...(profDir
+      ? { BENCH_CPU_PROF_DIR: profDir, NODE_OPTIONS: `--import ${pathToFileURL(path.join(ROOT, "bench/lib/cpu-profile.mjs")).href}` }
+      : {}),
+  });
+  try {
+    const key = await database.createKey(url, "enterprise");
+    const auth = { authorization: `Bearer ${key}` };
+    const ids = await database.withClient(url, async (c) =>
+      (await c.query<{ id: string }>(`SELECT id FROM markets WHERE open ORDER BY random()`)).rows.map((r) => r.id),
+    );
+    let next = 0;
+    const historyPath = () => `/api/predmkt/markets/${ids[next++ % ids.length]}/history?window=30d`; // next: never reset
+    const targets = [
+      { name: "history", url: srv.url, headers: auth, path: historyPath },
+      { name: "ping", url: `${srv.url}/api/ping`, headers: {} },
+      { name: "gateway_404", url: `${srv.url}/api/predmkt/none`, headers: auth },
+      // The history route itself up to its parameter check (a 400 from withApi: Next's hop to this route, no statement).
+      {
+        name: "history_400",
+        url: srv.url,
+        headers: auth,
+        path: () => `/api/predmkt/markets/${ids[next++ % ids.length]}/history?window=2d`,
+      },
+    ];
+    const seconds = Number(process.env.PROBE_SECONDS ?? 8);
+    // Every history request a miss, as at the real scale: a pass "lands" (a finished sampler_runs row, as another
+    // process's pass would leave) before each history run, so the server's answers and replays of the last run are
+    // stale (the pass clock reads sampler_runs within PASS_POLL_MS); a run asks fewer markets than there are.
+    const newPass = async () => {
+      await database.withClient(url, (c) =>
+        c.query(`INSERT INTO sampler_runs (trigger, status, started_at, finished_at) VALUES ('probe', 'ok', now(), now())`),
+      );
+      await new Promise((done) => setTimeout(done, 1500));
+    };
+    // One at a time (no queue): what each answer costs on its own, and what gzip adds (Node's fetch asks for it; Next
+    // compresses by default; autocannon sends no Accept-Encoding). PROBE_SEQUENTIAL requests per target, default 0.
+    const sequentialN = Number(process.env.PROBE_SEQUENTIAL ?? 0);
+    if (sequentialN > 0) {
+      const { sequential } = await import("./lib/load");
+      const seq: Record<string, unknown> = {};
+      const send = (t: (typeof targets)[number], encoding: string) => () =>
+        fetch(`${t.url}${t.path ? t.path() : ""}`, { headers: { ...t.headers, "accept-encoding": encoding } });
+      for (const t of targets) await sequential(100, send(t, "gzip")); // warm-up
+      for (const encoding of ["identity", "gzip"])
+        for (const t of targets) {
+          if (t.name === "history") await newPass();
+          if (profDir) process.kill(srv.pid, "SIGUSR2");
+          const cpu = serverCpuMs(srv.pid);
+          const r = await sequential(sequentialN, send(t, encoding));
+          seq[`${t.name} ${encoding}`] = { ...r, server_cpu_ms: r2((serverCpuMs(srv.pid) - cpu) / sequentialN) };
+          if (profDir) {
+            process.kill(srv.pid, "SIGUSR2");
+            await new Promise((done) => setTimeout(done, 1000));
+          }
+        }
+      console.log(JSON.stringify({ sequential: seq, load: os.loadavg().map(r2) }));
+    }
+    await load({ url: srv.url, headers: auth, seconds: 2, path: historyPath }); // warm-up
+    const rounds = 4;
+    const runs = targets.map(() => [] as Awaited<ReturnType<typeof load>>[]);
+    const cpuMs = targets.map(() => 0);
+    const sysMs = targets.map(() => 0);
+    const mainMs = targets.map(() => 0);
+    const pgMs = targets.map(() => 0);
+    // PostgreSQL's side: the CPU of the backends serving this database (the server's pool), read the same way.
+    const backends = () =>
+      database.withClient(url, async (c) =>
+        (await c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB])).rows.map(
+          (r) => r.pid,
+        ),
+      );
+    for (let round = 0; round < rounds; round++)
+      for (const [i, t] of targets.entries()) {
+        if (t.name === "history") await newPass();
+        const pids = await backends();
+        const pgBefore = new Map(pids.map((p) => [p, serverCpuMs(p)]));
+        const cpu = serverCpuMs(srv.pid);
+        const sys = serverCpuMs(srv.pid, "system");
+        const main = serverCpuMs(srv.pid, "main");
+        runs[i].push(await load({ url: t.url, headers: t.headers, path: t.path, seconds: seconds / rounds }));
+        cpuMs[i] += serverCpuMs(srv.pid) - cpu;
+        sysMs[i] += serverCpuMs(srv.pid, "system") - sys;
+        mainMs[i] += serverCpuMs(srv.pid, "main") - main;
+        for (const p of new Set([...pids, ...(await backends())])) pgMs[i] += serverCpuMs(p) - (pgBefore.get(p) ?? 0);
+      }
+    // With PROBE_PROF, one CPU profile per target after the measurement (cpu-profile.mjs numbers them phase1, 2, 3).
+    const profiles: Record<string, string> = {};
+    if (profDir) {
+      const fs = await import("node:fs");
+      fs.mkdirSync(profDir, { recursive: true });
+      for (const [i, t] of targets.entries()) {
+        if (t.name === "history") await newPass();
+        process.kill(srv.pid, "SIGUSR2");
+        const r = await load({ url: t.url, headers: t.headers, path: t.path, seconds: seconds / 3 });
+        process.kill(srv.pid, "SIGUSR2");
+        const file = path.join(profDir, `phase${i + 1}-${srv.pid}.cpuprofile`);
+        for (let n = 0; n < 100 && !fs.existsSync(file); n++) await new Promise((done) => setTimeout(done, 100));
+        profiles[t.name] = `${file} (${r.requests} requests)`;
+      }
+    }
+    const { summarize } = await import("./lib/load");
+    const out: Record<string, unknown> = { markets: ids.length, load: os.loadavg().map(r2) };
+    for (const [i, t] of targets.entries()) {
+      const statuses: Record<string, number> = {};
+      for (const r of runs[i]) for (const [code, n] of Object.entries(r.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+      const s = summarize(
+        runs[i].flatMap((r) => r.times),
+        seconds,
+        statuses,
+      );
+      const per = (ms: number) => r2(ms / Math.max(1, s.requests));
+      out[t.name] = {
+        rps: s.rps,
+        p50_ms: s.p50_ms,
+        p95_ms: s.p95_ms,
+        p99_ms: s.p99_ms,
+        server_cpu_ms: per(cpuMs[i]),
+        server_system_ms: per(sysMs[i]),
+        server_main_thread_ms: per(mainMs[i]),
+        postgres_cpu_ms: per(pgMs[i]),
+        statuses: statusText(s.statuses),
+      };
+    }
+    console.log(JSON.stringify(out));
+    if (profDir) console.log(JSON.stringify(profiles));
+  } finally {
+    await processes.stopAll();
+  }
+  process.exit(0);
+}
+
 async function pass() {
   const { runSamplerPassNow } = await import("@/lib/server/jobs");
   const result = await runSamplerPassNow("probe");
@@ -172,7 +344,17 @@ async function drop() {
 
 const mode = process.argv[2];
 void (
-  mode === "setup" ? setup() : mode === "pass" ? pass() : mode === "drop" ? drop() : mode === "statement" ? statement() : measure()
+  mode === "setup"
+    ? setup()
+    : mode === "pass"
+      ? pass()
+      : mode === "drop"
+        ? drop()
+        : mode === "statement"
+          ? statement()
+          : mode === "server"
+            ? server()
+            : measure()
 ).catch((e) => {
   console.error(e);
   process.exit(1);
