@@ -3,8 +3,11 @@
 //   setup:   npx tsx bench/history-probe.ts setup    (demo world, one pass, 31 days of history into predmkt_probe_sl)
 //   measure: npx tsx bench/history-probe.ts measure  (sequential and 10 in flight; PROBE_PROF=1 adds a CPU profile)
 //   server:  npx tsx bench/history-probe.ts server   (the production server on that database: history 30d of a random
-//            market beside its floor, /api/ping and a keyed 404, in turns, 10 connections; PROBE_SECONDS per target,
-//            default 8; PROBE_PROF=<dir> adds the server's CPU profile of each target's runs, bench/lib/cpu-profile.mjs)
+//            market, every request a miss, beside its floor in turns at 10 connections: /api/ping, a keyed 404 and the
+//            history route's own 400; with the server's and PostgreSQL's CPU per request. PROBE_SECONDS per target
+//            (default 8); PROBE_SEQUENTIAL=<n> adds n requests one at a time per target, identity and gzip;
+//            PROBE_PROF=<dir> one CPU profile per target (bench/lib/cpu-profile.mjs); PROBE_DIST / PROBE_BUILD=0 the
+//            build served)
 //   drop:    npx tsx bench/history-probe.ts drop
 //   PROBE_DB names the database (default predmkt_probe_sl).
 import os from "node:os";
@@ -137,9 +140,10 @@ async function server() {
   const processes = await import("./lib/processes");
   const database = await import("./lib/database");
   const { load, statusText } = await import("./lib/load");
-  // PROBE_DIST: another build directory (e.g. one per side of a before/after pair), built the same way.
+  // PROBE_DIST: another build directory (e.g. one per side of a before/after pair); PROBE_BUILD=0 serves it as it is
+  // (a build of other sources: the "before" side).
   const distDir = process.env.PROBE_DIST ?? ".next-bench";
-  ensureBuild(distDir, (l) => console.log(l));
+  if (process.env.PROBE_BUILD !== "0") ensureBuild(distDir, (l) => console.log(l));
   const profDir = process.env.PROBE_PROF ? path.resolve(process.env.PROBE_PROF) : null;
   const { pathToFileURL } = await import("node:url");
   const srv = await processes.startServer(distDir, {
