@@ -57,10 +57,11 @@ export async function seedHistory(client: pg.Client, progress: (line: string) =>
     rows[tier.resolutionS] = 0;
     let line = `  seeding ${tier.resolutionS}s tier`;
     for (let from = lo; from <= hi; from += chunkOutcomes) {
-      // A smooth, outcome-specific path; its exact values do not change the cost of the queries being measured.
+      // A smooth, outcome-specific path at the book's tick (0.001), as the sampler stores prices: a price with more
+      // decimals than roundProbability keeps takes the history answer's slower path (lib/predmkt/history.ts pointsJson).
       const result = await client.query(
         `INSERT INTO price_samples (outcome_id, resolution_s, t, price)
-         SELECT o.id, $1::int, to_timestamp(b.t), (0.5 + 0.45 * sin(o.id * 0.7 + b.t / 86400.0 * (1 + o.id % 5)))::real
+         SELECT o.id, $1::int, to_timestamp(b.t), (round((0.5 + 0.45 * sin(o.id * 0.7 + b.t / 86400.0 * (1 + o.id % 5)))::numeric, 3))::real
          FROM outcomes o
          CROSS JOIN LATERAL (
            SELECT $2::bigint - k * $1::int + $3::int AS t
