@@ -4,6 +4,8 @@ export interface SseMessage {
   event: string;
   id: string | null;
   data: Record<string, unknown>;
+  /** When this client parsed the message (Date.now()). */
+  receivedAt: number;
 }
 
 export interface SseClient {
@@ -58,7 +60,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
             else if (line.startsWith("data: ")) data.push(line.slice(6));
             else if (line.startsWith("retry: ")) client.retry = Number(line.slice(7));
           }
-          if (data.length) client.messages.push({ event, id, data: JSON.parse(data.join("\n")) });
+          if (data.length) client.messages.push({ event, id, data: JSON.parse(data.join("\n")), receivedAt: Date.now() });
           for (const w of waiters) w();
         }
       }
