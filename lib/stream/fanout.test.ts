@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-key";
 import { closeDb, type Db, getDb } from "@/lib/db/client";
 import { pollUntil } from "@/tests/helpers/poll";
+import { storeResolutions } from "@/tests/helpers/stream-log";
 import { getHub } from "./hub";
 import { inProcessStreamSlots } from "./limits";
 import { openStream } from "./sse";
@@ -19,21 +20,6 @@ beforeAll(async () => {
 afterAll(closeDb);
 
 const resolutions: StreamFilter = { topics: ["resolution"], minUsd: 0, marketId: null, eventSlug: null };
-
-/** Stores `count` resolution transitions of about `bytes` each and tells the hub (as the publisher's NOTIFY would). */
-async function store(count: number, bytes: number, tag: string): Promise<number> {
-  const rows = await db.$queryRawUnsafe<{ seq: bigint }[]>(
-    `INSERT INTO stream_events (topic, ref, payload)
-     SELECT 'resolution', $1 || g, jsonb_build_object('tag', $1::text, 'n', g, 'pad', repeat('x', $2::int))
-     FROM generate_series(1, $3::int) g RETURNING seq`,
-    tag,
-    bytes,
-    count,
-  );
-  const newest = Math.max(...rows.map((r) => Number(r.seq)));
-  (await getHub()).notify(newest);
-  return newest;
-}
 
 /** Reads a body until `pattern` shows, or it ends; one read at a time. */
 async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, pattern: RegExp, timeoutMs = 30_000) {
@@ -60,7 +46,7 @@ describe("fan-out", () => {
     // ≈ 6 MB in two batches for a reader that reads nothing meanwhile: past the 4 MB bound.
     const hub = await getHub();
     const before = hub.delivered;
-    await store(30, 100_000, "slow");
+    await storeResolutions(db, 30, 100_000, "slow");
     await pollUntil(
       () => hub.delivered,
       (n) => n >= before + 30,
@@ -68,7 +54,7 @@ describe("fan-out", () => {
       20,
       "the first batch delivered",
     );
-    await store(30, 100_000, "slow");
+    await storeResolutions(db, 30, 100_000, "slow");
     await pollUntil(
       async () => inProcessStreamSlots().leases,
       (n) => n === 0,
@@ -143,7 +129,7 @@ describe("fan-out", () => {
       const response = await openStream({ filter: resolutions, keyId, tier: "enterprise", cursor: null, signal: abort.signal });
       const reader = response.body!.getReader();
       await readUntil(reader, /: stream open/);
-      await store(3, 10, "after-failure");
+      await storeResolutions(db, 3, 10, "after-failure");
       const { text } = await readUntil(reader, /"n":3,[^}]*"tag":"after-failure"/);
       expect([...text.matchAll(/"n":(\d),[^}]*"tag":"after-failure"/g)].map((m) => m[1])).toEqual(["1", "2", "3"]);
       abort.abort();

@@ -12,6 +12,7 @@ import { openStream } from "@/lib/stream/sse";
 import { decodeCursor, type StreamFilter } from "@/lib/stream/types";
 import { createBodyHandOff } from "@/scripts/lib/take-body.mjs";
 import { pollUntil } from "../../helpers/poll";
+import { storeResolutions } from "../../helpers/stream-log";
 
 const resolutions: StreamFilter = { topics: ["resolution"], minUsd: 0, marketId: null, eventSlug: null };
 const NEXT_META = Symbol("NextInternalRequestMeta");
@@ -65,19 +66,6 @@ afterAll(async () => {
   await closeDb();
 });
 
-/** Stores `count` resolution transitions of about `bytes` each and tells the hub (as the publisher's NOTIFY would). */
-async function store(count: number, bytes: number, tag: string): Promise<void> {
-  const rows = await db.$queryRawUnsafe<{ seq: bigint }[]>(
-    `INSERT INTO stream_events (topic, ref, payload)
-     SELECT 'resolution', $1 || g, jsonb_build_object('tag', $1::text, 'n', g, 'pad', repeat('x', $2::int))
-     FROM generate_series(1, $3::int) g RETURNING seq`,
-    tag,
-    bytes,
-    count,
-  );
-  (await getHub()).notify(Math.max(...rows.map((r) => Number(r.seq))));
-}
-
 interface Client {
   response: http.IncomingMessage;
   text: () => string;
@@ -112,7 +100,7 @@ describe("the stream's body on Node's response (the production entry's hand-off)
     expect(first.response.statusCode).toBe(200);
     expect(first.response.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
     await pollUntil(first.text, (t) => t.includes(": stream open"), 10_000, 20, "the stream's opening");
-    await store(5, 100, "replay");
+    await storeResolutions(db, 5, 100, "replay");
     await pollUntil(first.ids, (ids) => ids.length === 5, 10_000, 20, "five live messages");
     const ids = first.ids();
     first.close();
@@ -120,7 +108,7 @@ describe("the stream's body on Node's response (the production entry's hand-off)
     const resumed = await connect({ "last-event-id": ids[0] });
     await pollUntil(resumed.ids, (got) => got.length === 4, 10_000, 20, "the replay");
     expect(resumed.ids()).toEqual(ids.slice(1));
-    await store(1, 100, "after-replay");
+    await storeResolutions(db, 1, 100, "after-replay");
     await pollUntil(resumed.ids, (got) => got.length === 5, 10_000, 20, "the live message after the replay");
     resumed.close();
 
@@ -158,7 +146,7 @@ describe("the stream's body on Node's response (the production entry's hand-off)
     // 3 MB a batch to a client that reads nothing: once the socket's buffers are full, the queue passes its 4 MB bound.
     await pollUntil(
       async () => {
-        await store(30, 100_000, "slow");
+        await storeResolutions(db, 30, 100_000, "slow");
         return inProcessStreamSlots().leases;
       },
       (n) => n === 0,
