@@ -18,6 +18,12 @@ const CONCURRENT = Number(process.env.BENCH_STREAM_CONNECTIONS ?? 1000);
 const EVENTS_PER_S = Number(process.env.BENCH_STREAM_EVENTS_PER_S ?? 50);
 /** `concurrency`: the concurrent-streams figure alone (no worker, no latency or completeness runs). */
 const ONLY = process.env.BENCH_STREAM_ONLY ?? "";
+/** The stream route's headers (lib/stream/sse.ts SSE_HEADERS), for the bare floor server. */
+const SSE_BENCH_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
 
 export interface StreamBenchContext {
   distDir: string;
@@ -281,11 +287,113 @@ export async function streamBench(ctx: StreamBenchContext): Promise<void> {
 }
 
 /**
+ * Opens CONCURRENT streams of `url` in batches of 50 and holds them 25 s: the process's RSS before they open and each
+ * second of the last 15 s (median and largest), and the events per stream received over those 15 s (`marker` starts
+ * each counted event) beside what was `stored`.
+ */
+async function holdStreams(pid: number, url: string, marker: string, stored: () => number) {
+  // The median of 5 readings a second apart, as for the readings after (V8's collections move RSS by megabytes).
+  const before: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    before.push(rssMb(pid));
+    await sleep(1000);
+  }
+  const rssBefore = percentile(
+    before.sort((a, b) => a - b),
+    50,
+  );
+  let received = 0;
+  const count = (chunk: string) => {
+    for (let i = chunk.indexOf(marker); i >= 0; i = chunk.indexOf(marker, i + 1)) received++;
+  };
+  // One client in 20 also times each event from the moment the feed sent its row (`"sent_at":<ms>` in its data).
+  const latencies: number[] = [];
+  let timing = false;
+  const countAndTime = (chunk: string) => {
+    count(chunk);
+    if (!timing) return;
+    const now = Date.now();
+    for (const m of chunk.matchAll(/"sent_at":(\d+)/g)) latencies.push(now - Number(m[1]));
+  };
+  const clients: ReturnType<typeof sse>[] = [];
+  let refused = 0;
+  for (let i = 0; i < CONCURRENT; i++) {
+    clients.push(sse(url, undefined, i % 20 === 0 ? countAndTime : count));
+    if ((i + 1) % 50 === 0) {
+      const statuses = await Promise.all(clients.slice(i - 49, i + 1).map((x) => x.opened.catch(() => 0)));
+      refused += statuses.filter((s) => s !== 200).length;
+    }
+  }
+  const open = CONCURRENT - refused;
+  await sleep(10_000);
+  const windowStart = performance.now();
+  const receivedBefore = received;
+  const storedBefore = stored();
+  timing = true;
+  const rss: number[] = [];
+  for (let s = 0; s < 15; s++) {
+    await sleep(1000);
+    rss.push(rssMb(pid));
+  }
+  timing = false;
+  const windowS = (performance.now() - windowStart) / 1000;
+  rss.sort((a, b) => a - b);
+  latencies.sort((a, b) => a - b);
+  return {
+    open,
+    refused,
+    clients,
+    rssBefore,
+    // Between two of V8's full collections the heap fills with garbage and empties again: RSS swings by 10-20 MB within
+    // the window, so one reading at its end says more about when V8 last collected than about the streams.
+    rssMedian: percentile(rss, 50),
+    rssMax: rss[rss.length - 1],
+    /** Feed's send → a client's receipt, ms (NaN where the events carry no send time: the bare floor's). */
+    latencyP50: percentile(latencies, 50),
+    latencyP99: percentile(latencies, 99),
+    eventsPerS: (received - receivedBefore) / windowS / Math.max(1, open),
+    // What the feed managed to store meanwhile (a loaded machine can hold it below EVENTS_PER_S).
+    storedPerS: (stored() - storedBefore) / windowS,
+  };
+}
+
+/** RSS growth per open stream, from before the streams opened to `rssMb`. */
+const kbPerStream = (rssMb: number, held: { rssBefore: number; open: number }) =>
+  ((rssMb - held.rssBefore) * 1024) / Math.max(1, held.open);
+
+/**
+ * The floor beside the streams: the same clients on a bare node:http SSE server (`startBareSseServer`, same node flags)
+ * writing an event of the same size at the same rate to every connection. What it grows per stream is Node's own
+ * per-connection cost at this rate, not ours.
+ */
+async function bareStreamsFloor(sampleEvent: string) {
+  const processes = await import("./lib/processes");
+  const bare = await processes.startBareSseServer(sampleEvent, EVENTS_PER_S, { ...SSE_BENCH_HEADERS });
+  try {
+    await sleep(2000);
+    const held = await holdStreams(bare.pid, `${bare.url}/stream`, "event: resolution", () => EVENTS_PER_S * 1000);
+    for (const c of held.clients) c.close();
+    return {
+      streams: held.open,
+      events_per_s: held.eventsPerS,
+      rss_before_mb: held.rssBefore,
+      rss_median_mb: held.rssMedian,
+      rss_max_mb: held.rssMax,
+      per_stream_kb: kbPerStream(held.rssMedian, held),
+      per_stream_kb_max: kbPerStream(held.rssMax, held),
+    };
+  } finally {
+    await bare.stop();
+  }
+}
+
+/**
  * CONCURRENT streams on one instance, each fed EVENTS_PER_S: the server alone on PostgreSQL, and this process appends
  * one stream-log row per 1/EVENTS_PER_S s with its NOTIFY (a resolution transition whose payload is the size of a
  * `/trades` item: the simulator's trade flow is far below 50/s, and the hub's cost does not depend on the topic).
- * RSS per stream is the server's growth from before the streams open to 25 s after; events/s is what the clients
- * received over the last 15 s; event-loop delay and CPU are the hub's own report for that time.
+ * RSS per stream is the server's growth from before the streams open to the median of its RSS read each second from
+ * 10 to 25 s after (the largest reading beside it); events/s is what the clients received over those 15 s; event-loop
+ * delay and CPU are the hub's own report for that time. The same clients on a bare node:http server give the floor.
  */
 export async function streamConcurrency(ctx: StreamBenchContext, common: Record<string, string>): Promise<void> {
   const processes = await import("./lib/processes");
@@ -305,49 +413,31 @@ export async function streamConcurrency(ctx: StreamBenchContext, common: Record<
     const item = { market: { id: "bench", condition_id: `0x${"ab".repeat(32)}`, event_slug: "bench" }, pad: "x".repeat(480) };
     let n = 0;
     let stored = 0;
+    // Paced by the clock, not by the timer's count: a tick that fires late (a loaded machine) appends every row due
+    // since the last one, so the log grows at EVENTS_PER_S on average.
+    const feedStart = performance.now();
     feeding = setInterval(() => {
-      n++;
-      void feed
-        .query(
-          `WITH row AS (INSERT INTO stream_events (topic, ref, payload) VALUES ('resolution', $1, $2::jsonb) RETURNING seq)
-           SELECT pg_notify('predmkt_stream', seq::text) FROM row`,
-          [`bench-${n}`, JSON.stringify({ ...item, n })],
-        )
-        .then(() => stored++)
-        .catch(() => undefined);
+      const due = Math.floor(((performance.now() - feedStart) / 1000) * EVENTS_PER_S) - n;
+      for (let i = 0; i < due; i++) {
+        n++;
+        void feed
+          .query(
+            `WITH row AS (INSERT INTO stream_events (topic, ref, payload) VALUES ('resolution', $1, $2::jsonb) RETURNING seq)
+             SELECT pg_notify('predmkt_stream', seq::text) FROM row`,
+            [`bench-${n}`, JSON.stringify({ ...item, n, sent_at: Date.now() })],
+          )
+          .then(() => stored++)
+          .catch(() => undefined);
+      }
     }, 1000 / EVENTS_PER_S);
     // Warm: the hub starts with the first stream, and the routes compile once.
     const warm = sse(streamUrl);
     await warm.opened;
     await sleep(3000);
     warm.close();
-    await sleep(2000);
-    const rssBefore = rssMb(server.pid);
     ctx.progress(`stream: opening ${CONCURRENT} concurrent streams, ${EVENTS_PER_S} events/s each`);
-    let received = 0;
-    const count = (chunk: string) => {
-      for (let i = chunk.indexOf("event: resolution"); i >= 0; i = chunk.indexOf("event: resolution", i + 1)) received++;
-    };
-    const clients: ReturnType<typeof sse>[] = [];
-    let refused = 0;
-    for (let i = 0; i < CONCURRENT; i++) {
-      clients.push(sse(streamUrl, undefined, count));
-      if ((i + 1) % 50 === 0) {
-        const statuses = await Promise.all(clients.slice(i - 49, i + 1).map((x) => x.opened.catch(() => 0)));
-        refused += statuses.filter((s) => s !== 200).length;
-      }
-    }
-    const open = CONCURRENT - refused;
-    await sleep(10_000);
-    const windowStart = performance.now();
-    const receivedBefore = received;
-    const storedBefore = stored;
-    await sleep(15_000);
-    const windowS = (performance.now() - windowStart) / 1000;
-    const eventsPerS = (received - receivedBefore) / windowS / Math.max(1, open);
-    // What the feed managed to store meanwhile (a loaded machine can hold it below EVENTS_PER_S).
-    const storedPerS = (stored - storedBefore) / windowS;
-    const rssAfter = rssMb(server.pid);
+    const opened = await holdStreams(server.pid, streamUrl, "event: resolution", () => stored);
+    const { open, refused, eventsPerS, storedPerS, rssBefore, rssMedian, rssMax, latencyP50, latencyP99, clients } = opened;
     const last = server
       .logs()
       .split("\n")
@@ -364,7 +454,8 @@ export async function streamConcurrency(ctx: StreamBenchContext, common: Record<
     pings.sort((a, b) => a - b);
     for (const c of clients) c.close();
     clearInterval(feeding);
-    const perStreamKb = ((rssAfter - rssBefore) * 1024) / Math.max(1, open);
+    const perStreamKb = kbPerStream(rssMedian, opened);
+    const perStreamKbMax = kbPerStream(rssMax, opened);
     ctx.figures.stream_concurrency = {
       streams: open,
       refused,
@@ -372,8 +463,12 @@ export async function streamConcurrency(ctx: StreamBenchContext, common: Record<
       stored_events_per_s: storedPerS,
       events_per_s: eventsPerS,
       rss_before_mb: rssBefore,
-      rss_after_mb: rssAfter,
+      rss_median_mb: rssMedian,
+      rss_max_mb: rssMax,
       per_stream_kb: perStreamKb,
+      per_stream_kb_max: perStreamKbMax,
+      sent_to_received_p50_ms: latencyP50,
+      sent_to_received_p99_ms: latencyP99,
       hub: last ?? null,
       ping_p50_ms: percentile(pings, 50),
       ping_p99_ms: percentile(pings, 99),
@@ -381,7 +476,8 @@ export async function streamConcurrency(ctx: StreamBenchContext, common: Record<
     };
     ctx.addRow(
       `${CONCURRENT} concurrent streams on one instance, ${EVENTS_PER_S} events/s fed`,
-      `${open} open (${refused} refused); ${eventsPerS.toFixed(1)} events/s per stream received of ${storedPerS.toFixed(1)} stored; RSS ${Math.round(rssBefore)} → ${Math.round(rssAfter)} MB (≈ ${perStreamKb.toFixed(0)} KB per stream); ` +
+      `${open} open (${refused} refused); ${eventsPerS.toFixed(1)} events/s per stream received of ${storedPerS.toFixed(1)} stored; RSS ${Math.round(rssBefore)} → median ${Math.round(rssMedian)}, largest ${Math.round(rssMax)} MB (≈ ${perStreamKb.toFixed(0)} KB per stream, ${perStreamKbMax.toFixed(0)} at the largest); ` +
+        `feed's send → receipt p50 ${ms(latencyP50)}, p99 ${ms(latencyP99)}; ` +
         (last
           ? `event-loop delay p50 ${last.event_loop_delay_p50_ms} ms, p99 ${last.event_loop_delay_p99_ms} ms; CPU ${last.cpu_percent} %; `
           : "no hub report; ") +
@@ -389,6 +485,14 @@ export async function streamConcurrency(ctx: StreamBenchContext, common: Record<
       "PostgreSQL",
     );
     await server.stop();
+    ctx.progress(`stream: the floor, the same ${CONCURRENT} clients on a bare node:http SSE server`);
+    const floor = await bareStreamsFloor(`event: resolution\nid: ${"0".repeat(12)}\ndata: ${JSON.stringify({ ...item, n })}\n\n`);
+    (ctx.figures.stream_concurrency as Record<string, unknown>).floor = floor;
+    ctx.addRow(
+      `floor: the same clients on a bare node:http SSE server, same node flags, ${EVENTS_PER_S} events/s`,
+      `${floor.streams} open; ${floor.events_per_s.toFixed(1)} events/s per stream; RSS ${Math.round(floor.rss_before_mb)} → median ${Math.round(floor.rss_median_mb)}, largest ${Math.round(floor.rss_max_mb)} MB (≈ ${floor.per_stream_kb.toFixed(0)} KB per stream, ${floor.per_stream_kb_max.toFixed(0)} at the largest)`,
+      "–",
+    );
   } catch (error) {
     ctx.addRow("concurrent streams", `failed: ${(error as Error).message.slice(0, 200)}`, "PostgreSQL");
   } finally {

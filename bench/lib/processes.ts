@@ -59,8 +59,11 @@ async function waitForHttp(url: string, child: ChildProcess, logs: () => string,
   }
 }
 
-/** The production server (`npm start`'s scripts/server.mjs) of the build in `distDir` with `env` on a free loopback port. */
-export async function startServer(distDir: string, env: Record<string, string>): Promise<Child> {
+/**
+ * The production server (`npm start`'s scripts/server.mjs) of the build in `distDir` with `env` on a free loopback port;
+ * `extraNodeFlags` go after `npm start`'s own (a profile's).
+ */
+export async function startServer(distDir: string, env: Record<string, string>, extraNodeFlags: string[] = []): Promise<Child> {
   const port = await freePort();
   const fullEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) fullEnv[k] = v;
@@ -74,7 +77,7 @@ export async function startServer(distDir: string, env: Record<string, string>):
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
   });
-  const child = spawn(process.execPath, [...START_NODE_FLAGS, path.join(ROOT, "scripts/server.mjs")], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, ...extraNodeFlags, path.join(ROOT, "scripts/server.mjs")], {
     cwd: ROOT,
     env: fullEnv as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
@@ -122,6 +125,36 @@ export async function startBareServer(body: string, headers: Record<string, stri
   const { logs, stop } = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(url, child, logs, (s) => s === 200, 10_000);
+  return { url, port, pid: child.pid!, logs, stop };
+}
+
+/**
+ * A bare node:http server-sent-event server with the node flags `npm start` gives the server: every GET gets `headers`
+ * and a first comment, then all open responses are written `event` every 1000/eventsPerS ms (the streams' floor: what
+ * Node itself keeps and churns per connection). `/ping` answers 200.
+ */
+export async function startBareSseServer(event: string, eventsPerS: number, headers: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  const script = `
+    const http = require("node:http");
+    const event = Buffer.from(process.env.BARE_EVENT);
+    const headers = JSON.parse(process.env.BARE_HEADERS);
+    const open = new Set();
+    http.createServer((req, res) => {
+      if (req.url === "/ping") return res.end("ok");
+      res.writeHead(200, headers);
+      res.write(": stream open\\n\\n");
+      open.add(res);
+      res.on("close", () => open.delete(res));
+    }).listen(${port}, "127.0.0.1");
+    setInterval(() => { for (const res of open) res.write(event); }, ${1000 / eventsPerS});`;
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, "-e", script], {
+    env: { ...process.env, BARE_EVENT: event, BARE_HEADERS: JSON.stringify(headers) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const { logs, stop } = track(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/ping`, child, logs, (s) => s === 200, 10_000);
   return { url, port, pid: child.pid!, logs, stop };
 }
 

@@ -149,7 +149,10 @@ class Hub {
   notify(seq: number): void {
     if (seq <= this.target) return;
     this.target = seq;
-    this.pump();
+    // While the pacer is still writing the last batch, the new rows wait for it to finish (pace() pumps then): each
+    // stream then gets one delivery per round of the pacer, written as the group's shared bytes, instead of a queue of
+    // several to be joined per stream (docs/stream.md "Fan-out").
+    if (!this.pacing) this.pump();
   }
 
   private async catchUp(): Promise<void> {
@@ -167,13 +170,14 @@ class Hub {
       .catch((error) => log.warn("stream hub: read failed; retrying on the next notification", errorFields(error)))
       .finally(() => {
         this.pumping = null;
-        if (this.target > this.lastSeq && this.subscribers.size) setTimeout(() => this.pump(), 500).unref?.();
+        // Rows left: the read failed (retried in 500 ms), or the pacer is writing (it pumps when it is done).
+        if (this.target > this.lastSeq && this.subscribers.size && !this.pacing) setTimeout(() => this.pump(), 500).unref?.();
       });
   }
 
   private async drain(): Promise<void> {
     const db = await getDb();
-    while (this.target > this.lastSeq) {
+    while (this.target > this.lastSeq && !this.pacing) {
       if (this.subscribers.size === 0) {
         // Nobody to tell: a stream that opens later replays from the database up to lastSeq.
         this.lastSeq = this.target;
@@ -241,6 +245,7 @@ class Hub {
     }
     if (this.toWake.size === 0) {
       this.pacing = false;
+      if (this.target > this.lastSeq) this.pump();
     } else if (this.tokens >= 1) {
       setImmediate(() => this.pace());
     } else {

@@ -295,6 +295,20 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     return chunk;
   };
 
+  // The queue written as it is, in one corked write: its chunks are the hub's bytes, shared by every stream of the
+  // filter, so nothing is copied per stream (docs/stream.md "Fan-out"). False when the socket takes no more for now.
+  const writeQueue = (response: ServerResponse) => {
+    const chunks = queue;
+    queue = [];
+    queuedBytes = 0;
+    if (chunks.length === 1) return response.write(chunks[0]);
+    response.cork();
+    let more = true;
+    for (const chunk of chunks) more = response.write(chunk);
+    response.uncork();
+    return more;
+  };
+
   // Under scripts/server.mjs: the body is written straight to Node's response, with the same pacing and bound as the
   // web stream below (docs/stream.md "Memory"). `out` writes what is queued; while the socket takes more it waits as
   // `waiting` for the hub's pacer, and while it does not (write() said so) for its `drain`.
@@ -305,7 +319,7 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     let blocked = false;
     const out = () => {
       if (response.destroyed) return;
-      if (queue.length && !response.write(takeQueue())) {
+      if (queue.length && !writeQueue(response)) {
         blocked = true;
         return;
       }
@@ -320,8 +334,10 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
       blocked = false;
       out();
     });
-    // The client went away (or the response failed): nothing more will be read.
+    // The client went away (or the response failed): nothing more will be read. The hand-off let go of Next's `error`
+    // listener, and an `error` nobody listens to would end the process.
     response.once("close", gone);
+    response.on("error", gone);
     out();
   };
   if (globalForBody.__predmktTakeBody?.(writeTo)) return new Response(null, { status: 200, headers: SSE_HEADERS });

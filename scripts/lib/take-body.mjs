@@ -12,7 +12,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /** @typedef {import("node:http").ServerResponse} ServerResponse */
-/** @typedef {{ response: ServerResponse | null, claimed: boolean, ownCloseListeners: number }} RequestSlot */
+/** @typedef {import("node:events").EventEmitter} Emitter */
+/** @typedef {Map<string | symbol, number>} ListenerCounts */
+/** @typedef {{ response: ServerResponse | null, claimed: boolean, own: { response: ListenerCounts, request: ListenerCounts } }} RequestSlot */
 
 export function createBodyHandOff() {
   /** @type {AsyncLocalStorage<RequestSlot>} */
@@ -24,11 +26,10 @@ export function createBodyHandOff() {
    * @param {() => void} handle
    */
   function run(response, handle) {
-    /** @type {RequestSlot} */
-    const slot = { response, claimed: false, ownCloseListeners: 0 };
     // The slot lets go of the response once it closes: a promise Next keeps beyond the request keeps only the slot.
     response.once("close", () => (slot.response = null));
-    slot.ownCloseListeners = response.listenerCount("close");
+    /** @type {RequestSlot} */
+    const slot = { response, claimed: false, own: { response: listenerCounts(response), request: listenerCounts(response.req) } };
     requests.run(slot, handle);
   }
 
@@ -49,8 +50,9 @@ export function createBodyHandOff() {
       function (/** @type {unknown[]} */ ...args) {
         response.end = end;
         if (args.length === 0 && response.statusCode === 200 && !response.headersSent) {
-          release(response, slot.ownCloseListeners);
+          release(response, slot.own);
           start(response);
+          flattenHeaderText(response);
           return response;
         }
         return end.apply(response, /** @type {[]} */ (args));
@@ -63,19 +65,58 @@ export function createBodyHandOff() {
 }
 
 /**
- * Once Next has ended its part, what it hung on the request and the response for their lifetime would live as long as
- * the body: its request meta, its `setHeader` patch and the close listeners that abort the request's signal and end
- * its stores' phase, which between them hold the route's whole context (about 40 KB a stream). Its handler has
- * returned, the app uses no `after()`, and the body's writer listens to the response itself, so they are let go. The
- * close listeners added before Next ran (the first `ownCloseListeners`) stay.
- * @param {ServerResponse} response
- * @param {number} ownCloseListeners
+ * How many listeners each event of `emitter` has (those added before Next ran are Node's and this entry's own).
+ * @param {Emitter} emitter
+ * @returns {ListenerCounts}
  */
-function release(response, ownCloseListeners) {
-  for (const listener of response.rawListeners("close").slice(ownCloseListeners)) {
-    response.removeListener("close", /** @type {(...args: unknown[]) => void} */ (listener));
+function listenerCounts(emitter) {
+  return new Map(emitter.eventNames().map((name) => [name, emitter.listenerCount(name)]));
+}
+
+/**
+ * Once Next has ended its part, what it hung on the request and the response for their lifetime would live as long as
+ * the body: its request meta, its `setHeader` patch, the compression wrappers of `write`/`end`/`on`/`writeHead` (an
+ * event stream says `no-transform`, so they would never compress it), and the listeners it added to both (`close`,
+ * `error`, `end`, ...), which hold the route's whole render context (about 40 KB a stream). Its handler has returned,
+ * the app uses no `after()`, and the body's writer listens to the response itself, so they are let go. The listeners
+ * added before Next ran stay. Nothing is deleted: a deleted property turns Node's request or response into a
+ * dictionary-mode object, several KB a stream more (docs/stream.md "Memory"); an own method goes back to the
+ * prototype's and the meta to undefined.
+ * @param {ServerResponse} response
+ * @param {{ response: ListenerCounts, request: ListenerCounts }} own
+ */
+function release(response, own) {
+  dropListenersAddedSince(response, own.response);
+  dropListenersAddedSince(response.req, own.request);
+  const record = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (response));
+  const prototype = /** @type {Record<string, unknown>} */ (Object.getPrototypeOf(response));
+  for (const name of Object.keys(response)) {
+    if (typeof record[name] === "function" && typeof prototype[name] === "function" && record[name] !== prototype[name])
+      record[name] = prototype[name];
   }
-  if (Object.hasOwn(response, "setHeader")) delete (/** @type {Partial<ServerResponse>} */ (response).setHeader);
   const request = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (response.req));
-  for (const key of Object.getOwnPropertySymbols(request)) if (key.description === "NextInternalRequestMeta") delete request[key];
+  for (const key of Object.getOwnPropertySymbols(request)) if (key.description === "NextInternalRequestMeta") request[key] = undefined;
+}
+
+/**
+ * @param {Emitter} emitter
+ * @param {ListenerCounts} counts
+ */
+function dropListenersAddedSince(emitter, counts) {
+  for (const name of emitter.eventNames()) {
+    for (const listener of emitter.rawListeners(name).slice(counts.get(name) ?? 0)) {
+      emitter.removeListener(name, /** @type {(...args: unknown[]) => void} */ (listener));
+    }
+  }
+}
+
+/**
+ * Node keeps the response's header text for as long as the response lives, as the rope its header lines were
+ * concatenated into (about 90 pieces, 2.8 KB a stream); read as a number once, V8 stores it flat (one string of its
+ * length). Its value does not change.
+ * @param {ServerResponse} response
+ */
+function flattenHeaderText(response) {
+  const header = /** @type {{ _header?: unknown }} */ (/** @type {unknown} */ (response))._header;
+  if (typeof header === "string") Number(header);
 }

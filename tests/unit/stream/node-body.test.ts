@@ -23,8 +23,8 @@ let server: http.Server;
 let origin: string;
 /** Per request: whether the route's Response had a body (it must not: the body was handed over). */
 const bodies: boolean[] = [];
-/** Per request: whether Next's close listener was still on the response once the body started. */
-const nextListenerLeft: boolean[] = [];
+/** Per request, once the body started: what of Next's was still on the request and the response. */
+const nextLeft: { listeners: number; ownMethods: string[]; meta: unknown }[] = [];
 
 beforeAll(async () => {
   db = await getDb();
@@ -35,11 +35,19 @@ beforeAll(async () => {
     handOff.run(res, () => {
       void (async () => {
         // Next: request meta on the request, a close listener that aborts the request's signal (holding the route's
-        // context), the route's status and headers copied, and end() for a bodiless Response.
+        // context), error and end listeners of its request adapter and render, a `setHeader` patch, compression's
+        // wrapper of `write`, the route's status and headers copied, and end() for a bodiless Response.
         (req as unknown as Record<symbol, unknown>)[NEXT_META] = { route: "stream" };
         const abort = new AbortController();
-        const nextListener = () => abort.abort();
-        res.once("close", nextListener);
+        const nextListeners = [() => abort.abort(), () => abort.abort(), () => abort.abort(), () => abort.abort()];
+        res.once("close", nextListeners[0]);
+        res.on("error", nextListeners[1]);
+        req.on("error", nextListeners[2]);
+        req.on("end", nextListeners[3]);
+        const setHeader = res.setHeader.bind(res);
+        res.setHeader = (name, value) => setHeader(name, value);
+        const write = res.write.bind(res);
+        res.write = ((...args: Parameters<typeof write>) => write(...args)) as typeof write;
         const raw = req.headers["last-event-id"];
         const response = await openStream({
           filter: resolutions,
@@ -52,7 +60,12 @@ beforeAll(async () => {
         res.statusCode = response.status;
         response.headers.forEach((value, name) => res.setHeader(name, value));
         res.end();
-        nextListenerLeft.push(res.listeners("close").includes(nextListener));
+        const listening = [...res.eventNames().flatMap((e) => res.listeners(e)), ...req.eventNames().flatMap((e) => req.listeners(e))];
+        nextLeft.push({
+          listeners: nextListeners.filter((l) => listening.includes(l)).length,
+          ownMethods: (["setHeader", "write"] as const).filter((m) => res[m] !== http.ServerResponse.prototype[m]),
+          meta: (req as unknown as Record<symbol, unknown>)[NEXT_META],
+        });
       })();
     }),
   );
@@ -113,7 +126,10 @@ describe("the stream's body on Node's response (the production entry's hand-off)
     resumed.close();
 
     expect(bodies.every((hasBody) => !hasBody)).toBe(true);
-    expect(nextListenerLeft.every((left) => !left)).toBe(true);
+    expect(nextLeft).toEqual([
+      { listeners: 0, ownMethods: [], meta: undefined },
+      { listeners: 0, ownMethods: [], meta: undefined },
+    ]);
   });
 
   it("gives the slot back when the client disconnects", async () => {
