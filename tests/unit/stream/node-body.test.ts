@@ -126,10 +126,9 @@ describe("the stream's body on Node's response (the production entry's hand-off)
     resumed.close();
 
     expect(bodies.every((hasBody) => !hasBody)).toBe(true);
-    expect(nextLeft).toEqual([
-      { listeners: 0, ownMethods: [], meta: undefined },
-      { listeners: 0, ownMethods: [], meta: undefined },
-    ]);
+    // Every stream opened so far (this test's two, and those of any test the shuffle ran before it).
+    expect(nextLeft.length).toBeGreaterThanOrEqual(2);
+    for (const left of nextLeft) expect(left).toEqual({ listeners: 0, ownMethods: [], meta: undefined });
   });
 
   it("gives the slot back when the client disconnects", async () => {
