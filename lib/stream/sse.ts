@@ -295,20 +295,6 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     return chunk;
   };
 
-  // The queue written as it is, in one corked write: its chunks are the hub's bytes, shared by every stream of the
-  // filter, so nothing is copied per stream (docs/stream.md "Fan-out"). False when the socket takes no more for now.
-  const writeQueue = (response: ServerResponse) => {
-    const chunks = queue;
-    queue = [];
-    queuedBytes = 0;
-    if (chunks.length === 1) return response.write(chunks[0]);
-    response.cork();
-    let more = true;
-    for (const chunk of chunks) more = response.write(chunk);
-    response.uncork();
-    return more;
-  };
-
   // Under scripts/server.mjs: the body is written straight to Node's response, with the same pacing and bound as the
   // web stream below (docs/stream.md "Memory"). `out` writes what is queued; while the socket takes more it waits as
   // `waiting` for the hub's pacer, and while it does not (write() said so) for its `drain`.
@@ -319,7 +305,7 @@ export async function openStream(options: OpenStreamOptions): Promise<Response> 
     let blocked = false;
     const out = () => {
       if (response.destroyed) return;
-      if (queue.length && !writeQueue(response)) {
+      if (queue.length && !response.write(takeQueue())) {
         blocked = true;
         return;
       }
