@@ -46,10 +46,8 @@ const server = createServer();
 capBodies(
   server,
   (request, response) => {
-    // Deleted only when a client sent them: a delete turns the headers object into a dictionary-mode object, which a
-    // long-lived request (the live stream) would keep (docs/stream.md "Memory").
-    if (PEER_HEADER in request.headers) delete request.headers[PEER_HEADER];
-    if (PEER_PROOF_HEADER in request.headers) delete request.headers[PEER_PROOF_HEADER];
+    delete request.headers[PEER_HEADER];
+    delete request.headers[PEER_PROOF_HEADER];
     const peer = request.socket.remoteAddress;
     if (peer) {
       request.headers[PEER_HEADER] = peer;
