@@ -10,6 +10,8 @@ PHASE_TIMES=()
 CURRENT_PHASE=""
 PHASE_STARTED=0
 SUITE_STARTED=$(date +%s)
+# Each Vitest phase also writes a JSON report here; a failed run ends by naming its failed tests (scripts/failed-tests.mjs).
+REPORT_DIR=$(mktemp -d)
 begin() {
   end_phase
   CURRENT_PHASE="$1"
@@ -36,6 +38,8 @@ summary() {
   local line
   for line in "${PHASE_TIMES[@]}"; do echo "$line"; done
   printf '%6ss  total\n' $(($(date +%s) - SUITE_STARTED))
+  if [ "$status" -ne 0 ]; then node scripts/failed-tests.mjs "$REPORT_DIR"/*.json || true; fi
+  rm -rf "$REPORT_DIR"
   if [ "$status" -ne 0 ] && [ -n "$failed" ]; then echo "FAILED in: $failed"; fi
 }
 trap summary EXIT
@@ -96,6 +100,7 @@ fi
 #   exercised on both lines every run.
 # Running unit and integration on both lines doubled the wall time (31.8 min measured) for little: the unit suite is
 # pure logic over the same V8 features, and the server paths are covered on each line once.
+reports() { echo "--reporter=default --reporter=json --outputFile.json=$REPORT_DIR/$1.json"; }
 node24() { npx -y -p node@24 -c "node -v && node node_modules/vitest/vitest.mjs $*"; }
 
 # The integration phase's production build (tests/helpers/build-once.ts) is made beside the unit phase, whose files
@@ -125,18 +130,18 @@ if [ "${CI:-}" = "true" ]; then
   head=$(git rev-parse HEAD 2>/dev/null || true)
   if [ -n "$head" ]; then seed=$((16#${head:0:7})); else seed=$((RANDOM * 32768 + RANDOM)); fi
   begin "unit tests, shuffled ($(node -v), --sequence.seed=$seed)"
-  npx vitest run --project unit --sequence.shuffle --sequence.seed="$seed"
+  npx vitest run --project unit --sequence.shuffle --sequence.seed="$seed" $(reports unit)
   end_phase
   await_build
   begin "integration tests (Node 24)"
-  node24 run --project integration
+  node24 run --project integration $(reports integration)
 else
   begin "unit tests"
-  npx vitest run --project unit
+  npx vitest run --project unit $(reports unit)
   end_phase
   await_build
   begin "integration tests"
-  npx vitest run --project integration
+  npx vitest run --project integration $(reports integration)
 fi
 if [ -f playwright.config.ts ]; then
   # CI installs Chromium in the background (.ci/run); wait for that install to end, at most 10 minutes.
