@@ -8,6 +8,7 @@ import type { SimMarket, World } from "./world";
 const OCTAVE_SECONDS = [300, 1800, 10_800, 43_200, 172_800, 604_800, 2_592_000];
 const OCTAVE_AMPLITUDE = [0.015, 0.035, 0.07, 0.12, 0.22, 0.35, 0.5];
 const SALT_OCTAVE = 100;
+const SALT_OCTAVE_PHASE = 110;
 const SALT_REGIME = 120;
 const SALT_REGIME_AT = 121;
 const SALT_REGIME_LEVEL = 122;
@@ -27,6 +28,8 @@ export class PriceModel {
   private readonly regimeCache = new Map<number, number>();
   private readonly eventCache = new Map<number, Map<number, Float64Array>>();
   private eventCacheSize = 0;
+  /** Per market, each octave's phase (a fraction of its period), drawn once: see logit(). */
+  private readonly phases: Float64Array[] = [];
 
   constructor(private readonly world: World) {}
 
@@ -34,8 +37,9 @@ export class PriceModel {
   logit(market: SimMarket, t: number): number {
     const seed = this.world.seed;
     let x = market.mu;
+    const phases = this.octavePhases(market);
     for (let k = 0; k < OCTAVE_SECONDS.length; k++) {
-      const pos = t / OCTAVE_SECONDS[k];
+      const pos = t / OCTAVE_SECONDS[k] + phases[k];
       const i = Math.floor(pos);
       const f = pos - i;
       const a = rand(seed, SALT_OCTAVE + k, market.index, i) * 2 - 1;
@@ -44,6 +48,21 @@ export class PriceModel {
       x += OCTAVE_AMPLITUDE[k] * market.noiseScale * (a + (b - a) * s);
     }
     return x + this.regimeLevel(market, t);
+  }
+
+  /**
+   * Value noise is flat at each knot of its grid. With one grid for every market, all markets stood still together
+   * around each multiple of 5 minutes (and longer still where the octaves' knots meet, on the half hour): a market-wide
+   * lull no real book shows. Each market's octaves are shifted by their own fraction of a period.
+   */
+  private octavePhases(market: SimMarket): Float64Array {
+    let phases = this.phases[market.index];
+    if (!phases) {
+      phases = new Float64Array(OCTAVE_SECONDS.length);
+      for (let k = 0; k < phases.length; k++) phases[k] = rand(this.world.seed, SALT_OCTAVE_PHASE + k, market.index, 0);
+      this.phases[market.index] = phases;
+    }
+    return phases;
   }
 
   /** Level of the regime in force at t: piecewise constant, switching at random instants (the "jumps"). */

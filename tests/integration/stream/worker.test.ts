@@ -33,9 +33,11 @@ describe("ingest worker (websockets → database → stream)", () => {
   };
 
   beforeAll(async () => {
+    // Every open market subscribed (no 24 h volume floor): the few hundred busiest move their top only a few times a
+    // minute between them, and the ticks test waited most of its minute for five.
     stack = await startStack({
       chains: false,
-      env: { WORKER_IN_SERVER: "true", SAMPLER_INTERVAL_S: "3600", WORKER_WATCHDOG_S: "2" },
+      env: { WORKER_IN_SERVER: "true", SAMPLER_INTERVAL_S: "3600", WORKER_WATCHDOG_S: "2", WORKER_MIN_VOLUME_24H_USD: "0" },
     });
     // The worker's first sampler pass lists the markets the market channel subscribes to.
     const asOf = async () =>
@@ -140,6 +142,8 @@ describe("ingest worker (websockets → database → stream)", () => {
     await pollUntil(emittedIds, (ids) => ids.length > 0, 30_000, 100, "a trade emitted since the reset");
     const outageFrom = Math.floor(Date.now() / 1000);
     await sim("/ws/faults", "POST", { disconnect: true, refuse_ms: 4000 });
+    // Trades in the outage for certain: the world's own flow can leave a few seconds without one.
+    stack.sim.burst(20, { atSec: outageFrom + 1, spreadSec: 2 });
     // Reconnected once the refusal is over: count connections from the disconnect on.
     const before = (await counters()).connections;
     await pollUntil(counters, (c) => c.connections > before, 60_000, 200, "a reconnection after the refusal");
