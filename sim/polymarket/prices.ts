@@ -28,18 +28,29 @@ export class PriceModel {
   private readonly regimeCache = new Map<number, number>();
   private readonly eventCache = new Map<number, Map<number, Float64Array>>();
   private eventCacheSize = 0;
-  /** Per market, each octave's phase (a fraction of its period), drawn once: see logit(). */
-  private readonly phases: Float64Array[] = [];
+  /**
+   * Value noise is flat at each knot of its grid. With one grid for every market, all markets stood still together
+   * around each multiple of 5 minutes (and longer still where the octaves' knots meet, on the half hour): a market-wide
+   * lull no real book shows. Each market's octaves are shifted by their own fraction of a period, drawn once here
+   * (the world has all its markets when it is built), `OCTAVE_SECONDS.length` a market by index.
+   */
+  private readonly phases: Float64Array;
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: World) {
+    const octaves = OCTAVE_SECONDS.length;
+    this.phases = new Float64Array(world.markets.length * octaves);
+    for (let m = 0; m < world.markets.length; m++) {
+      for (let k = 0; k < octaves; k++) this.phases[m * octaves + k] = rand(world.seed, SALT_OCTAVE_PHASE + k, m, 0);
+    }
+  }
 
   /** Latent logit of market m at time t (seconds). */
   logit(market: SimMarket, t: number): number {
     const seed = this.world.seed;
     let x = market.mu;
-    const phases = this.octavePhases(market);
+    const phase = market.index * OCTAVE_SECONDS.length;
     for (let k = 0; k < OCTAVE_SECONDS.length; k++) {
-      const pos = t / OCTAVE_SECONDS[k] + phases[k];
+      const pos = t / OCTAVE_SECONDS[k] + this.phases[phase + k];
       const i = Math.floor(pos);
       const f = pos - i;
       const a = rand(seed, SALT_OCTAVE + k, market.index, i) * 2 - 1;
@@ -48,21 +59,6 @@ export class PriceModel {
       x += OCTAVE_AMPLITUDE[k] * market.noiseScale * (a + (b - a) * s);
     }
     return x + this.regimeLevel(market, t);
-  }
-
-  /**
-   * Value noise is flat at each knot of its grid. With one grid for every market, all markets stood still together
-   * around each multiple of 5 minutes (and longer still where the octaves' knots meet, on the half hour): a market-wide
-   * lull no real book shows. Each market's octaves are shifted by their own fraction of a period.
-   */
-  private octavePhases(market: SimMarket): Float64Array {
-    let phases = this.phases[market.index];
-    if (!phases) {
-      phases = new Float64Array(OCTAVE_SECONDS.length);
-      for (let k = 0; k < phases.length; k++) phases[k] = rand(this.world.seed, SALT_OCTAVE_PHASE + k, market.index, 0);
-      this.phases[market.index] = phases;
-    }
-    return phases;
   }
 
   /** Level of the regime in force at t: piecewise constant, switching at random instants (the "jumps"). */
