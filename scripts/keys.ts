@@ -16,7 +16,6 @@ import { openToolDb } from "@/lib/db/tool-client";
 import { formatAge, formatDuration, parseDuration } from "@/lib/keys/durations";
 import { approveKeyRequest, KeyRequestDecisionError, listKeyRequests, rejectKeyRequest } from "@/lib/keys/requests";
 import { DEFAULT_ROTATION_GRACE_MS, KeyRotationError } from "@/lib/keys/rotation";
-import { rotateKey } from "@/lib/server/key-rotation";
 import { keySubscriptions } from "@/lib/alerts/report";
 import { USAGE_FLUSH_INTERVAL_MS } from "@/lib/keys/usage-meter";
 import { usageSummaries } from "@/lib/keys/usage-report";
@@ -228,6 +227,10 @@ async function main() {
         break;
       }
       case "rotate": {
+        // Loaded for this command only: a rotation moves the key's alert subscriptions, and their module brings in
+        // the stream's, the upstream clients' and the oracle's. Imported at the top, they cost every command of this
+        // tool about 1.4 s of CPU at start (3.7 → 2.3 s measured for a usage error).
+        const { rotateKey } = await import("@/lib/server/key-rotation");
         const { old, key, record } = await rotateKey(tool.db, target, graceMs);
         console.error(
           `Rotated ${old.prefix}: it keeps working for ${formatDuration(graceMs)}, until ${old.graceEndsAt!.toISOString()}, ` +
