@@ -50,6 +50,11 @@ export interface PassOptions {
   config?: Partial<SamplerConfig>;
   /** The clock samples are stamped with (tests move it forward). */
   now?: () => Date;
+  /**
+   * The clock the tape walk spends its time budget on, in milliseconds (default `performance.now`: monotonic, so a
+   * wall-clock step does not stretch or cut the budget). Tests advance it per page to cut a walk where they mean to.
+   */
+  budgetClock?: () => number;
 }
 
 const MAX_EVENT_PAGES = 1000;
@@ -112,7 +117,7 @@ async function runLeasedPass(options: PassOptions): Promise<PassResult> {
       await sampleEvents(db, source, config, now, counts, renew);
       await rollUp(db, now());
       await renew();
-      const tape = await sampleTape(db, source, config, now, renew);
+      const tape = await sampleTape(db, source, config, now, renew, options.budgetClock);
       counts.trades += tape.trades;
       counts.dropped += tape.dropped;
       tapeGaps = tape.gaps;

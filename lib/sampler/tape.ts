@@ -41,6 +41,11 @@ interface WalkOutcome {
   read: number;
 }
 
+/** The pass's time budget for the tape (`config.tapeBudgetMs` from the start of `sampleTape`). */
+interface Budget {
+  spent: () => boolean;
+}
+
 /**
  * Reads pages from `cursor` (null: the top of the tape) until a page reaches below `lowerS`, the tape ends, or the
  * time budget is spent. Every page is stored as it arrives.
@@ -51,14 +56,14 @@ async function walk(
   config: SamplerConfig,
   start: string | null,
   lowerS: number,
-  until: number,
+  budget: Budget,
   result: TapeResult,
   keepFrom: number,
   renew: () => Promise<void>,
 ): Promise<WalkOutcome> {
   let cursor = start;
   const out: WalkOutcome = { reached: false, cursor, newest: null, oldest: null, read: 0 };
-  while (Date.now() < until) {
+  while (!budget.spent()) {
     const page = await source.tapePage(cursor, config.tapePageSize);
     result.pages++;
     result.dropped += page.dropped.length;
@@ -96,9 +101,11 @@ export async function sampleTape(
   config: SamplerConfig,
   now: () => Date,
   renew: () => Promise<void>,
+  budgetClock: () => number = () => performance.now(),
 ): Promise<TapeResult> {
   const result: TapeResult = { trades: 0, dropped: 0, pages: 0, gaps: [], pending: 0 };
-  const until = Date.now() + config.tapeBudgetMs;
+  const until = budgetClock() + config.tapeBudgetMs;
+  const budget: Budget = { spent: () => budgetClock() >= until };
   const nowS = Math.floor(now().getTime() / 1000);
   const keepFrom = nowS - config.tradeRetentionS;
   const watermarkState = await getState(db, WATERMARK);
@@ -117,7 +124,7 @@ export async function sampleTape(
 
   // 1. The new top of the tape, down to the watermark (first pass: down to the first look-back).
   const lower = watermark ?? nowS - config.tapeFirstLookbackS;
-  const top = await walk(db, source, config, null, lower, until, result, keepFrom, renew);
+  const top = await walk(db, source, config, null, lower, budget, result, keepFrom, renew);
   observe(top);
   const newWatermark = Math.max(watermark ?? 0, top.newest ?? 0);
   // The walk this pass had to leave: the next pass resumes it.
@@ -126,12 +133,12 @@ export async function sampleTape(
 
   // 2. Stretches earlier passes left unread, newest first, while the budget lasts.
   for (const p of pending) {
-    if (Date.now() >= until) {
+    if (budget.spent()) {
       still.push(p);
       continue;
     }
     try {
-      const resumed = await walk(db, source, config, p.cursor, p.lower_s, until, result, keepFrom, renew);
+      const resumed = await walk(db, source, config, p.cursor, p.lower_s, budget, result, keepFrom, renew);
       observe(resumed);
       if (!resumed.reached && resumed.cursor)
         still.push({ cursor: resumed.cursor, lower_s: p.lower_s, upper_s: resumed.oldest ?? p.upper_s });

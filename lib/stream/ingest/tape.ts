@@ -51,9 +51,10 @@ export async function fillFromTape(
   let complete = false;
   let error: string | null = null;
   try {
-    const until = Date.now() + config.tapeBudgetMs;
+    // Monotonic, like the sampler's tape budget (lib/sampler/tape.ts): a wall-clock step neither stretches nor cuts it.
+    const until = performance.now() + config.tapeBudgetMs;
     let cursor: string | null = null;
-    while (Date.now() < until) {
+    while (performance.now() < until) {
       const page = await source.tapePage(cursor, config.tapePageSize);
       const trades = page.trades;
       pages++;

@@ -34,6 +34,19 @@ function world(): FakeWorld {
   return w;
 }
 
+/** `world` whose tape pages each move a budget clock on by `msPerPage`, counted. */
+function pacedTape(w: FakeWorld, msPerPage: number) {
+  let clockMs = 0;
+  let pages = 0;
+  const source = Object.assign(Object.create(Object.getPrototypeOf(w)), w) as FakeWorld;
+  source.tapePage = async (cursor, limit) => {
+    pages++;
+    clockMs += msPerPage;
+    return FakeWorld.prototype.tapePage.call(w, cursor, limit);
+  };
+  return { source, clock: () => clockMs, pages: () => pages };
+}
+
 describe("the tape", () => {
   it("a burst far larger than a page arrives complete between two passes (count equality)", async () => {
     const w = world();
@@ -63,19 +76,19 @@ describe("the tape", () => {
     expect(await count()).toBe(10); // nothing read this pass: the budget was spent
     const pendingAfterCut = await db.samplerState.findUnique({ where: { key: "trades_pending" } });
     expect(pendingAfterCut?.value ?? null).toBeNull(); // nothing started, nothing to resume: the watermark did not move
-    // A budget that allows a few pages: the top walk stops part-way and leaves a resumable stretch.
-    let pages = 0;
-    const slow = Object.assign(Object.create(Object.getPrototypeOf(w)), w) as FakeWorld;
-    slow.tapePage = async (cursor, limit) => {
-      pages++;
-      if (pages > 5) await new Promise((r) => setTimeout(r, 30));
-      return FakeWorld.prototype.tapePage.call(w, cursor, limit);
-    };
-    const partial = await runPass({ db, source: slow, now: at(61), config: { whalesEveryS: 1e9, tapeBudgetMs: 120 } });
+    // A budget that allows a few pages: the top walk stops part-way and leaves a resumable stretch. The budget's
+    // clock moves 20 ms a page, so a 120 ms budget reads 6 of the 12 pages, however loaded the machine is.
+    const paced = pacedTape(w, 20);
+    const partial = await runPass({
+      db,
+      source: paced.source,
+      now: at(61),
+      budgetClock: paced.clock,
+      config: { whalesEveryS: 1e9, tapeBudgetMs: 120 },
+    });
     expect(partial.tape_gaps).toEqual([]);
-    const stored = await count();
-    expect(stored).toBeGreaterThan(10);
-    expect(stored).toBeLessThan(310);
+    expect(paced.pages()).toBe(6);
+    expect(await count()).toBe(10 + 6 * 25);
     const pending = await db.samplerState.findUnique({ where: { key: "trades_pending" } });
     expect(JSON.parse(pending!.value!)).toHaveLength(1);
     // The next pass with time to spare finishes the stretch.
@@ -90,15 +103,11 @@ describe("the tape", () => {
     w.trades = fills(1, 10, T0_S - 1);
     await runPass({ db, source: w, now: at(0), config: { whalesEveryS: 1e9 } });
     w.trades = [...fills(1000, 300, T0_S + 119), ...w.trades];
-    let pages = 0;
-    const slow = Object.assign(Object.create(Object.getPrototypeOf(w)), w) as FakeWorld;
-    slow.tapePage = async (cursor, limit) => {
-      pages++;
-      if (pages > 3) await new Promise((r) => setTimeout(r, 40));
-      return FakeWorld.prototype.tapePage.call(w, cursor, limit);
-    };
-    await runPass({ db, source: slow, now: at(60), config: { whalesEveryS: 1e9, tapeBudgetMs: 100 } });
+    // Four pages in the budget (25 ms a page on its clock, 100 ms), then the rest is left for the next pass.
+    const paced = pacedTape(w, 25);
+    await runPass({ db, source: paced.source, now: at(60), budgetClock: paced.clock, config: { whalesEveryS: 1e9, tapeBudgetMs: 100 } });
     const stored = await count();
+    expect(stored).toBe(10 + 4 * 25);
     w.refuseCursors = true;
     const next = await runPass({ db, source: w, now: at(61), config: { whalesEveryS: 1e9 } });
     expect(next.status).toBe("ok");
