@@ -19,7 +19,11 @@ import type { ResilientSocket } from "./socket";
 
 export const NEW_MARKET_GRACE_MS = 60 * 60_000;
 export const MIN_ASSETS_PER_SOCKET = 25;
-/** Until the first sampler pass has listed open markets there is nothing to subscribe: look again soon. */
+/**
+ * Until a sampler pass has completed, the markets table is empty or holds part of a first pass (a pass writes its
+ * events page by page): look again soon, not at the refresh interval, or a worker started beside a new install would
+ * subscribe the first pages' markets only, for a minute.
+ */
 const FIRST_LOOK_MS = 2_000;
 const DROPPED_KEEP_MS = 6 * 60 * 60_000;
 
@@ -39,9 +43,20 @@ export const ruleFromEnv = (): SubscriptionRule => ({
   connectIntervalMs: env.WORKER_CONNECT_INTERVAL_MS,
 });
 
+export interface RuleListing {
+  /** The rule's tokens, busiest first. */
+  tokens: string[];
+  /** How many more the rule would have selected past its cap. */
+  overCap: number;
+  /** Whether a sampler pass has completed, so that the markets listed are a whole pass's, not part of the first. */
+  passCompleted: boolean;
+}
+
 /** The tokens the rule selects from the database, busiest first, and how many more it would have selected. */
-export async function tokensByRule(rule: SubscriptionRule): Promise<{ tokens: string[]; overCap: number }> {
+export async function tokensByRule(rule: SubscriptionRule): Promise<RuleListing> {
   const db = await getDb();
+  // Read first: a pass that completes between the two reads has written all its markets before the listing.
+  const completed = await db.samplerRun.findFirst({ where: { status: "ok" }, select: { id: true } });
   const rows = await db.$queryRawUnsafe<{ token_id: string; total: number }[]>(
     `SELECT o.token_id, count(*) OVER ()::int AS total
        FROM outcomes o JOIN markets m ON m.id = o.market_id
@@ -51,7 +66,11 @@ export async function tokensByRule(rule: SubscriptionRule): Promise<{ tokens: st
     rule.minVolume24hUsd,
     rule.maxTokens,
   );
-  return { tokens: rows.map((r) => r.token_id), overCap: Math.max(0, (rows[0]?.total ?? 0) - rows.length) };
+  return {
+    tokens: rows.map((r) => r.token_id),
+    overCap: Math.max(0, (rows[0]?.total ?? 0) - rows.length),
+    passCompleted: completed !== null,
+  };
 }
 
 interface SocketEntry {
@@ -66,7 +85,7 @@ export interface MarketSubscriptionsOptions {
   openSocket: (name: string, assets: Set<string>, custom: boolean, onClose: (code: number) => void) => ResilientSocket;
   onDropped: (tokens: string[]) => void;
   rule?: SubscriptionRule;
-  listTokens?: (rule: SubscriptionRule) => Promise<{ tokens: string[]; overCap: number }>;
+  listTokens?: (rule: SubscriptionRule) => Promise<RuleListing>;
   now?: () => number;
 }
 
@@ -81,6 +100,8 @@ export class MarketSubscriptions {
   private nextSocket = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Whether the last listing was of a completed pass (until then the worker looks again every FIRST_LOOK_MS). */
+  private listingWhole = false;
   private readonly counters = {
     tokens_over_cap: 0,
     tokens_unplaced: 0,
@@ -100,7 +121,7 @@ export class MarketSubscriptions {
   start(): void {
     const schedule = () => {
       if (this.stopped) return;
-      const wait = this.socketOf.size ? env.WORKER_SUBSCRIPTIONS_REFRESH_S * 1000 : FIRST_LOOK_MS;
+      const wait = this.listingWhole ? env.WORKER_SUBSCRIPTIONS_REFRESH_S * 1000 : FIRST_LOOK_MS;
       this.timer = setTimeout(() => void this.refresh().finally(schedule), wait);
       this.timer.unref?.();
     };
@@ -111,6 +132,7 @@ export class MarketSubscriptions {
   async refresh(): Promise<void> {
     try {
       const listed = await (this.options.listTokens ?? tokensByRule)(this.rule);
+      this.listingWhole = listed.passCompleted;
       this.counters.tokens_over_cap = listed.overCap;
       this.apply(listed.tokens);
     } catch (error) {

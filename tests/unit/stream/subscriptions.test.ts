@@ -1,8 +1,9 @@
 // The market channel's bounded, pruned subscription set (lib/stream/ingest/subscriptions.ts; docs/stream.md, "Which
 // markets the worker subscribes"), with sockets that record what they were sent instead of connecting.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ResilientSocket } from "@/lib/stream/ingest/socket";
-import { MarketSubscriptions, MIN_ASSETS_PER_SOCKET, type SubscriptionRule } from "@/lib/stream/ingest/subscriptions";
+import { env } from "@/lib/env";
+import { MarketSubscriptions, MIN_ASSETS_PER_SOCKET, type RuleListing, type SubscriptionRule } from "@/lib/stream/ingest/subscriptions";
 import { pollUntil } from "../../helpers/poll";
 
 interface FakeSocket {
@@ -15,10 +16,11 @@ interface FakeSocket {
   close: (code: number) => void;
 }
 
-function harness(rule: Partial<SubscriptionRule> = {}) {
+function harness(rule: Partial<SubscriptionRule> = {}, listTokens?: () => Promise<RuleListing>) {
   const sockets: FakeSocket[] = [];
   const dropped: string[] = [];
   const subs = new MarketSubscriptions({
+    listTokens,
     rule: { minVolume24hUsd: 1000, maxTokens: 1000, maxSockets: 10, maxAssetsPerSocket: 100, connectIntervalMs: 0, ...rule },
     openSocket: (name, assets, custom, onClose) => {
       const s: FakeSocket = { name, assets, custom, sent: [], started: false, stopped: false, close: onClose };
@@ -39,6 +41,39 @@ function harness(rule: Partial<SubscriptionRule> = {}) {
 const tokens = (n: number, prefix = "t") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 describe("market channel subscriptions", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("looks again every 2 s until a sampler pass has completed, then at the refresh interval", async () => {
+    vi.useFakeTimers();
+    // A first pass written page by page: one market's tokens listed, then two, then the pass completes with three.
+    const listings: RuleListing[] = [
+      { tokens: tokens(2), overCap: 0, passCompleted: false },
+      { tokens: tokens(4), overCap: 0, passCompleted: false },
+      { tokens: tokens(6), overCap: 0, passCompleted: true },
+    ];
+    let reads = 0;
+    const h = harness({}, async () => listings[Math.min(reads++, listings.length - 1)]);
+    h.subs.start();
+    try {
+      await vi.advanceTimersByTimeAsync(0);
+      expect(reads).toBe(1);
+      expect(h.subs.stats().tokens).toBe(2);
+      // Tokens are subscribed, but the listing was part of a pass: the worker looks again soon.
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(reads).toBe(2);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(reads).toBe(3);
+      expect(h.subs.stats().tokens).toBe(6);
+      // A completed pass's listing: the next read is a refresh interval away, not 2 s.
+      await vi.advanceTimersByTimeAsync(env.WORKER_SUBSCRIPTIONS_REFRESH_S * 1000 - 1);
+      expect(reads).toBe(3);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(reads).toBe(4);
+    } finally {
+      h.subs.stop();
+    }
+  });
+
   it("places tokens on as few sockets as the per-socket cap allows, caps tokens and sockets, custom features on one", () => {
     const h = harness({ maxTokens: 250, maxSockets: 2 });
     h.subs.apply(tokens(400));
